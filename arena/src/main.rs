@@ -1,0 +1,5 @@
+//! The Agon arena (placeholder until the arena issue lands).
+
+fn main() {
+    println!("arena: not built yet");
+}

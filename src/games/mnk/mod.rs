@@ -1,0 +1,371 @@
+//! m,n,k games: `k` in a row (orthogonally or diagonally) on an `m` wide, `n` high
+//! board wins; a full board without a line is a draw. Tic-tac-toe is `mnk m=3 n=3 k=3`.
+//!
+//! Rules: Wikipedia "m,n,k-game". The first player is X, the second O. Squares are named
+//! by column letter (`a` at the left) and row number (`1` at the bottom), as on a chess board.
+
+mod eval;
+mod notation;
+
+use std::sync::Arc;
+
+use crate::game::{Game, MoveError, Outcome, ParamSpec, PositionError, Side};
+use crate::zobrist;
+
+pub use eval::MnkHeuristic;
+
+/// Largest width or height (one letter per column).
+pub const MAX_SIZE: usize = 26;
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+
+static KEYS: [u64; 2 * MAX_CELLS + 1] = zobrist::keys(0x6D6E_6B5F_6B65_7973);
+
+#[inline]
+fn piece_key(cell: usize, side: Side) -> u64 {
+    KEYS[2 * cell + side.index()]
+}
+const SIDE_KEY: u64 = KEYS[2 * MAX_CELLS];
+
+/// Board size and line length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MnkSettings {
+    /// Width (columns).
+    pub m: usize,
+    /// Height (rows).
+    pub n: usize,
+    /// Stones in a row needed to win.
+    pub k: usize,
+}
+
+/// A move: the index of the square to fill, `row * m + column`, row 0 at the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MnkMove(pub u16);
+
+/// A position of an m,n,k game.
+#[derive(Clone, Debug)]
+pub struct Mnk {
+    settings: MnkSettings,
+    /// 0 empty, 1 first player, 2 second player.
+    cells: Vec<u8>,
+    to_move: Side,
+    filled: usize,
+    outcome: Option<Outcome>,
+    hash: u64,
+    /// Every window of k squares in a line, flattened (k entries each); shared by copies.
+    windows: Arc<[u16]>,
+}
+
+impl PartialEq for Mnk {
+    fn eq(&self, other: &Self) -> bool {
+        self.settings == other.settings
+            && self.cells == other.cells
+            && self.to_move == other.to_move
+            && self.outcome == other.outcome
+    }
+}
+impl Eq for Mnk {}
+
+const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+fn build_windows(s: MnkSettings) -> Arc<[u16]> {
+    let mut out = Vec::new();
+    for row in 0..s.n as isize {
+        for col in 0..s.m as isize {
+            for (dr, dc) in DIRECTIONS {
+                let end_r = row + dr * (s.k as isize - 1);
+                let end_c = col + dc * (s.k as isize - 1);
+                if end_r < 0 || end_r >= s.n as isize || end_c < 0 || end_c >= s.m as isize {
+                    continue;
+                }
+                // Horizontal and vertical windows of a 1-long line would repeat; k = 1
+                // keeps only one direction.
+                if s.k == 1 && (dr, dc) != (0, 1) {
+                    continue;
+                }
+                for i in 0..s.k as isize {
+                    out.push(((row + dr * i) * s.m as isize + col + dc * i) as u16);
+                }
+            }
+        }
+    }
+    out.into()
+}
+
+impl Mnk {
+    /// The stone on a square: `None` when empty.
+    pub fn stone(&self, cell: usize) -> Option<Side> {
+        match self.cells[cell] {
+            1 => Some(Side::First),
+            2 => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    fn code(side: Side) -> u8 {
+        side.index() as u8 + 1
+    }
+
+    /// Length of the line of `side`'s stones through `cell` in direction `(dr, dc)`.
+    fn line_through(&self, cell: usize, dr: isize, dc: isize) -> usize {
+        let m = self.settings.m as isize;
+        let n = self.settings.n as isize;
+        let code = self.cells[cell];
+        let (r0, c0) = ((cell as isize) / m, (cell as isize) % m);
+        let mut count = 1;
+        for sign in [1isize, -1] {
+            let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
+            while r >= 0 && r < n && c >= 0 && c < m && self.cells[(r * m + c) as usize] == code {
+                count += 1;
+                r += sign * dr;
+                c += sign * dc;
+            }
+        }
+        count
+    }
+
+    fn makes_line(&self, cell: usize) -> bool {
+        DIRECTIONS
+            .iter()
+            .any(|&(dr, dc)| self.line_through(cell, dr, dc) >= self.settings.k)
+    }
+
+    /// The sides that have k in a row somewhere (from scratch).
+    fn lines_on_board(&self) -> [bool; 2] {
+        let mut found = [false; 2];
+        for window in self.windows.chunks_exact(self.settings.k) {
+            let first = self.cells[window[0] as usize];
+            if first != 0 && window.iter().all(|&c| self.cells[c as usize] == first) {
+                found[first as usize - 1] = true;
+            }
+        }
+        found
+    }
+
+    fn empty(settings: MnkSettings) -> Mnk {
+        Mnk {
+            settings,
+            cells: vec![0; settings.m * settings.n],
+            to_move: Side::First,
+            filled: 0,
+            outcome: None,
+            hash: 0,
+            windows: build_windows(settings),
+        }
+    }
+}
+
+impl Game for Mnk {
+    type Move = MnkMove;
+    type Undo = ();
+    type Settings = MnkSettings;
+    type Heuristic = MnkHeuristic;
+
+    const NAME: &'static str = "mnk";
+
+    fn params() -> &'static [ParamSpec] {
+        &[
+            ParamSpec {
+                name: "m",
+                min: 1,
+                max: MAX_SIZE as i64,
+                default: 3,
+                doc: "board width (columns)",
+            },
+            ParamSpec {
+                name: "n",
+                min: 1,
+                max: MAX_SIZE as i64,
+                default: 3,
+                doc: "board height (rows)",
+            },
+            ParamSpec {
+                name: "k",
+                min: 1,
+                max: MAX_SIZE as i64,
+                default: 3,
+                doc: "stones in a row to win",
+            },
+        ]
+    }
+
+    fn settings(values: &[i64]) -> Result<MnkSettings, String> {
+        let (m, n, k) = (values[0] as usize, values[1] as usize, values[2] as usize);
+        if k > m.max(n) {
+            return Err(format!(
+                "k={k} can never be reached on a board of width m={m} and height n={n}"
+            ));
+        }
+        Ok(MnkSettings { m, n, k })
+    }
+
+    fn param_values(s: &MnkSettings) -> Vec<i64> {
+        vec![s.m as i64, s.n as i64, s.k as i64]
+    }
+
+    fn start(settings: &MnkSettings) -> Mnk {
+        Mnk::empty(*settings)
+    }
+
+    fn settings_of(&self) -> &MnkSettings {
+        &self.settings
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "x",
+            Side::Second => "o",
+        }
+    }
+
+    fn generate_moves(&self, out: &mut Vec<MnkMove>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        out.extend(
+            self.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == 0)
+                .map(|(i, _)| MnkMove(i as u16)),
+        );
+    }
+
+    fn make_move(&mut self, mv: MnkMove) {
+        let cell = mv.0 as usize;
+        debug_assert!(self.cells[cell] == 0 && self.outcome.is_none());
+        let side = self.to_move;
+        self.cells[cell] = Mnk::code(side);
+        self.filled += 1;
+        self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
+        self.to_move = side.other();
+        if self.makes_line(cell) {
+            self.outcome = Some(Outcome::Win(side));
+        } else if self.filled == self.cells.len() {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    fn unmake_move(&mut self, mv: MnkMove, _undo: ()) {
+        let cell = mv.0 as usize;
+        let side = self.to_move.other();
+        self.cells[cell] = 0;
+        self.filled -= 1;
+        self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
+        self.to_move = side;
+        // Moves are only made while the game is on, so taking one back reopens it.
+        self.outcome = None;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for cell in 0..self.cells.len() {
+            if let Some(side) = self.stone(cell) {
+                h ^= piece_key(cell, side);
+            }
+        }
+        if self.to_move == Side::Second {
+            h ^= SIDE_KEY;
+        }
+        h
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MnkMove, MoveError> {
+        notation::parse_move(self, text)
+    }
+
+    fn format_move(&self, mv: MnkMove) -> String {
+        notation::square_name(self.settings.m, mv.0 as usize)
+    }
+
+    fn parse_position(settings: &MnkSettings, text: &str) -> Result<Mnk, PositionError> {
+        notation::parse_position(*settings, text)
+    }
+
+    fn format_position(&self) -> String {
+        notation::format_position(self)
+    }
+
+    fn render(&self) -> Vec<String> {
+        notation::render(self)
+    }
+
+    fn heuristics() -> &'static [(&'static str, MnkHeuristic)] {
+        eval::HEURISTICS
+    }
+
+    fn evaluate(&self, heuristic: MnkHeuristic) -> i32 {
+        eval::evaluate(self, heuristic)
+    }
+
+    fn move_order_hint(&self, mv: MnkMove) -> i32 {
+        eval::order_hint(self, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ttt() -> Mnk {
+        Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 })
+    }
+
+    #[test]
+    fn row_win_and_draw() {
+        let mut g = ttt();
+        for text in ["a1", "a2", "b1", "b2", "c1"] {
+            let mv = g.parse_move(text).unwrap();
+            g.make_move(mv);
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(Side::First)));
+        let mut moves = Vec::new();
+        g.generate_moves(&mut moves);
+        assert!(moves.is_empty());
+
+        // x o x / x o o / o x x : full board, no line.
+        let g = Mnk::parse_position(&MnkSettings { m: 3, n: 3, k: 3 }, "xox/xoo/oxx o").unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn anti_diagonal_win_on_rectangle() {
+        // 4 wide, 3 high, k=3: O on d1, c2, b3 is a diagonal.
+        let s = MnkSettings { m: 4, n: 3, k: 3 };
+        let mut g = Mnk::start(&s);
+        for text in ["a1", "d1", "a2", "c2", "d3", "b3"] {
+            let mv = g.parse_move(text).unwrap();
+            g.make_move(mv);
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(Side::Second)));
+    }
+
+    #[test]
+    fn unmake_reopens_and_restores_hash() {
+        let mut g = ttt();
+        let h0 = g.hash();
+        let mv = g.parse_move("b2").unwrap();
+        g.make_move(mv);
+        assert_ne!(g.hash(), h0);
+        g.unmake_move(mv, ());
+        assert_eq!(g.hash(), h0);
+        assert_eq!(g, ttt());
+    }
+
+    #[test]
+    fn k_larger_than_board_is_refused() {
+        assert!(Mnk::settings(&[3, 3, 4]).is_err());
+        assert!(Mnk::settings(&[5, 1, 5]).is_ok());
+    }
+}

@@ -1,0 +1,27 @@
+//! Agon: rules, search and protocol for two-player board games.
+//!
+//! ```
+//! use agon::game::Game;
+//! use agon::games::mnk::{Mnk, MnkSettings};
+//! use agon::search::{new_searcher, Control, Limits, SearchOptions, SearcherKind};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let mut pos = Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 });
+//! let options = SearchOptions {
+//!     heuristic: Mnk::heuristics()[0].1,
+//!     ordering: true,
+//!     hash_mb: 1,
+//!     default_depth: 9,
+//!     move_overhead: std::time::Duration::ZERO,
+//! };
+//! let mut searcher = new_searcher::<Mnk>(SearcherKind::Pvs, &options);
+//! let stop = AtomicBool::new(false);
+//! let result = searcher.search(&mut pos, &Limits::depth(9), &Control::new(&stop), &mut |_| {});
+//! assert_eq!(result.score, 0); // tic-tac-toe is a draw
+//! ```
+
+pub mod game;
+pub mod games;
+pub mod perft;
+pub mod search;
+pub mod zobrist;

@@ -1,0 +1,2 @@
+//! The `agon` engine binary (placeholder while the engine is written).
+fn main() {}

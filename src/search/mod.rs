@@ -1,0 +1,297 @@
+//! Search: limits, scores, reports, and the [`Searcher`] trait with its three
+//! implementations ([`minimax`], [`alphabeta`], [`pvs`]).
+//!
+//! Scores are integers from the side to move's point of view. Static evaluations stay
+//! inside ±[`EVAL_LIMIT`]; a won position is `WIN - plies` and a lost one `-(WIN - plies)`,
+//! where `plies` counts from the root, so a shorter win always scores higher and a
+//! longer loss always scores higher than a shorter one.
+
+pub mod alphabeta;
+pub mod minimax;
+pub mod order;
+pub mod pvs;
+pub mod time;
+pub mod tt;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+
+/// The score of a win at the root itself (the game is already won: never seen in practice).
+pub const WIN: i32 = 1_000_000;
+/// Every score at or above this (or at or below its negation) is a proven win (loss).
+pub const WIN_THRESHOLD: i32 = WIN - 10_000;
+/// Static evaluations must stay strictly inside ±`EVAL_LIMIT`.
+pub const EVAL_LIMIT: i32 = 500_000;
+/// Larger than every score: the initial window.
+pub const INFINITY: i32 = WIN + 1;
+
+/// The score of a finished game for the side to move, `ply` plies from the root.
+#[inline]
+pub fn terminal_score(outcome: Outcome, side_to_move: crate::game::Side, ply: u32) -> i32 {
+    match outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(side) if side == side_to_move => WIN - ply as i32,
+        Outcome::Win(_) => -(WIN - ply as i32),
+    }
+}
+
+/// A score as the protocol prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// A heuristic value in centi-units.
+    Cp(i32),
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// Classifies an internal score.
+    pub fn from_internal(value: i32) -> Score {
+        if value >= WIN_THRESHOLD {
+            Score::Win((WIN - value) as u32)
+        } else if value <= -WIN_THRESHOLD {
+            Score::Loss((WIN + value) as u32)
+        } else {
+            Score::Cp(value)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Win(p) => write!(f, "win {p}"),
+            Score::Loss(p) => write!(f, "loss {p}"),
+        }
+    }
+}
+
+/// A player's clock as `go` reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left for the side to move.
+    pub time: Duration,
+    /// Increment per move for the side to move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any (sudden death when `None`).
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds a search. Several limits may be set; the first one reached stops it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Exact time to spend.
+    pub movetime: Option<Duration>,
+    /// The mover's clock: the searcher budgets its own time.
+    pub clock: Option<Clock>,
+    /// Search until stopped (depth and nodes still apply if given).
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A fixed-depth limit.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A progress report of a running search (an `info` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<Move> {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the principal variation.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Transposition table fill in permill, where a searcher has one.
+    pub hashfull: Option<u32>,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// The final answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<Move> {
+    /// The move to play; `None` only when the root has no legal move.
+    pub best: Option<Move>,
+    /// The root score (internal units, side to move's view).
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Total nodes.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The shared stop flag and the wall clock of one search.
+pub struct Control<'a> {
+    /// Set by another thread to stop the search as soon as possible.
+    pub stop: &'a AtomicBool,
+    /// When the search started.
+    pub start: Instant,
+}
+
+impl<'a> Control<'a> {
+    /// A control starting now.
+    pub fn new(stop: &'a AtomicBool) -> Self {
+        Control {
+            stop,
+            start: Instant::now(),
+        }
+    }
+
+    /// Whether a stop was requested.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A search algorithm over one game with one heuristic.
+pub trait Searcher<G: Game>: Send {
+    /// The name shown in the protocol (`minimax`, `alphabeta`, `pvs`).
+    fn name(&self) -> &'static str;
+
+    /// Searches `pos` (restored before returning) within `limits`, reporting progress to `on_info`.
+    /// Returns a legal best move whenever the root has one, even when stopped at once.
+    fn search(
+        &mut self,
+        pos: &mut G,
+        limits: &Limits,
+        control: &Control<'_>,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move>;
+
+    /// Forgets everything learned from earlier searches (new game).
+    fn clear(&mut self);
+}
+
+/// Which searcher an engine uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearcherKind {
+    /// Plain fixed-depth minimax.
+    Minimax,
+    /// Plain fixed-depth alpha-beta.
+    AlphaBeta,
+    /// Iterative deepening PVS with a transposition table (the default).
+    Pvs,
+}
+
+impl SearcherKind {
+    /// All kinds, the default first.
+    pub const ALL: [SearcherKind; 3] = [
+        SearcherKind::Pvs,
+        SearcherKind::AlphaBeta,
+        SearcherKind::Minimax,
+    ];
+
+    /// The protocol name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearcherKind::Minimax => "minimax",
+            SearcherKind::AlphaBeta => "alphabeta",
+            SearcherKind::Pvs => "pvs",
+        }
+    }
+
+    /// Parses a protocol name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<SearcherKind> {
+        SearcherKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Options that configure a searcher.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOptions<H> {
+    /// The heuristic used at the leaves.
+    pub heuristic: H,
+    /// Move ordering on (alpha-beta only; pvs always orders).
+    pub ordering: bool,
+    /// Transposition table size in MiB (pvs only).
+    pub hash_mb: usize,
+    /// Depth used when `go` gives no limit at all (the fixed-depth searchers).
+    pub default_depth: u32,
+    /// Time kept back from every move for communication lag.
+    pub move_overhead: Duration,
+}
+
+/// Builds a searcher of the given kind for game `G`.
+pub fn new_searcher<G: Game>(
+    kind: SearcherKind,
+    options: &SearchOptions<G::Heuristic>,
+) -> Box<dyn Searcher<G>> {
+    match kind {
+        SearcherKind::Minimax => Box::new(minimax::Minimax::new(options.heuristic)),
+        SearcherKind::AlphaBeta => Box::new(alphabeta::AlphaBeta::new(
+            options.heuristic,
+            options.ordering,
+        )),
+        SearcherKind::Pvs => Box::new(pvs::Pvs::new(
+            options.heuristic,
+            options.hash_mb,
+            options.move_overhead,
+        )),
+    }
+}
+
+/// The depth a fixed-depth searcher uses for `limits`.
+pub fn fixed_depth(limits: &Limits, default_depth: u32) -> u32 {
+    limits.depth.unwrap_or(default_depth).max(1)
+}
+
+/// One reusable move buffer per ply, so the search never allocates in the tree.
+pub struct MoveStack<Move> {
+    buffers: Vec<Vec<Move>>,
+}
+
+impl<Move> Default for MoveStack<Move> {
+    fn default() -> Self {
+        MoveStack {
+            buffers: Vec::new(),
+        }
+    }
+}
+
+impl<Move> MoveStack<Move> {
+    /// Takes the buffer of `ply`, emptied.
+    #[inline]
+    pub fn take(&mut self, ply: usize) -> Vec<Move> {
+        while self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+        }
+        let mut buf = std::mem::take(&mut self.buffers[ply]);
+        buf.clear();
+        buf
+    }
+
+    /// Gives a buffer back for reuse at `ply`.
+    #[inline]
+    pub fn give(&mut self, ply: usize, buf: Vec<Move>) {
+        self.buffers[ply] = buf;
+    }
+}
