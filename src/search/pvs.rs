@@ -1,23 +1,321 @@
-//! Iterative deepening principal variation search (placeholder while being written).
-use super::{Control, Limits, SearchInfo, SearchResult, Searcher};
+//! The default searcher: iterative deepening principal variation search with a
+//! transposition table, TT-move / killer / history move ordering, mate-distance
+//! pruning, and time management.
+//!
+//! Scores are distance-aware (see [`super`]): the shortest win and the longest loss are
+//! preferred. A subtree that no search horizon limited is stored in the table as exact
+//! at any depth; when a whole iteration is horizon-free the root is solved and the
+//! search stops, whatever time is left.
+
+use std::time::{Duration, Instant};
+
+use super::time::{budget, Budget};
+use super::tt::{Bound, Table, DEPTH_EXACT};
+use super::{
+    terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
+    INFINITY, WIN, WIN_THRESHOLD,
+};
 use crate::game::Game;
-use std::time::Duration;
-/// PVS.
+
+/// Deepest iteration when no depth is given.
+pub const MAX_DEPTH: u32 = 128;
+const HISTORY_SIZE: usize = 1 << 14;
+
+/// Iterative deepening PVS.
 pub struct Pvs<G: Game> {
-    inner: super::alphabeta::AlphaBeta<G>,
+    heuristic: G::Heuristic,
+    move_overhead: Duration,
+    tt: Table<G::Move>,
+    moves: MoveStack<G::Move>,
+    order_keys: Vec<Vec<i32>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: u32,
+    horizon_hits: u64,
+    aborted: bool,
+    hard_deadline: Option<Instant>,
+    node_limit: Option<u64>,
 }
+
+#[inline]
+fn history_index<Move: std::hash::Hash>(mv: &Move) -> usize {
+    (fxhash::hash64(mv) as usize) & (HISTORY_SIZE - 1)
+}
+
 impl<G: Game> Pvs<G> {
-    /// New.
-    pub fn new(heuristic: G::Heuristic, _hash_mb: usize, _overhead: Duration) -> Self {
+    /// A searcher using `heuristic`, a table of `hash_mb` MiB, keeping `move_overhead` of
+    /// every clock budget back.
+    pub fn new(heuristic: G::Heuristic, hash_mb: usize, move_overhead: Duration) -> Self {
         Pvs {
-            inner: super::alphabeta::AlphaBeta::new(heuristic, true),
+            heuristic,
+            move_overhead,
+            tt: Table::new(hash_mb),
+            moves: MoveStack::default(),
+            order_keys: Vec::new(),
+            killers: Vec::new(),
+            history: vec![0; HISTORY_SIZE],
+            pv: Vec::new(),
+            nodes: 0,
+            seldepth: 0,
+            horizon_hits: 0,
+            aborted: false,
+            hard_deadline: None,
+            node_limit: None,
         }
     }
+
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.pv.len() <= ply + 1 {
+            self.pv.push(Vec::new());
+            self.killers.push([None, None]);
+            self.order_keys.push(Vec::new());
+        }
+    }
+
+    #[inline]
+    fn check_limits(&mut self, control: &Control<'_>) {
+        if control.stopped()
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Orders `moves` at `ply`: TT move, killers, then history plus the game's hint.
+    fn order(&mut self, pos: &G, ply: usize, moves: &mut [G::Move], tt_move: Option<G::Move>) {
+        let killers = self.killers[ply];
+        let mut keys = std::mem::take(&mut self.order_keys[ply]);
+        keys.clear();
+        keys.extend(moves.iter().map(|mv| {
+            if Some(*mv) == tt_move {
+                i32::MAX
+            } else if Some(*mv) == killers[0] {
+                i32::MAX - 1
+            } else if Some(*mv) == killers[1] {
+                i32::MAX - 2
+            } else {
+                self.history[history_index(mv)].saturating_add(pos.move_order_hint(*mv))
+            }
+        }));
+        for i in 1..moves.len() {
+            let (mv, key) = (moves[i], keys[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < key {
+                moves[j] = moves[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            moves[j] = mv;
+            keys[j] = key;
+        }
+        self.order_keys[ply] = keys;
+    }
+
+    fn reward(&mut self, ply: usize, mv: G::Move, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let h = &mut self.history[history_index(&mv)];
+        *h = (*h + depth * depth).min(1 << 24);
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        control: &Control<'_>,
+    ) -> i32 {
+        let p = ply as usize;
+        self.ensure_ply(p);
+        self.pv[p].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = pos.outcome() {
+            return terminal_score(outcome, pos.side_to_move(), ply);
+        }
+        if self.nodes & 511 == 0 {
+            self.check_limits(control);
+        }
+        if self.aborted {
+            return 0;
+        }
+        // Mate-distance pruning: no line from here can win sooner than next ply.
+        let best_possible = WIN - ply as i32 - 1;
+        if best_possible < beta {
+            beta = best_possible;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let worst_possible = -(WIN - ply as i32 - 2);
+        if worst_possible > alpha {
+            alpha = worst_possible;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry.mv;
+            if !pv_node && (entry.depth == DEPTH_EXACT || i32::from(entry.depth) >= depth) {
+                let score = entry.score(ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    if entry.depth != DEPTH_EXACT {
+                        self.horizon_hits += 1;
+                    }
+                    return score;
+                }
+            }
+        }
+        if depth <= 0 {
+            self.horizon_hits += 1;
+            return pos.evaluate(self.heuristic);
+        }
+        let hits_before = self.horizon_hits;
+        let mut moves = self.moves.take(p);
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            // Games report a finished game through `outcome`; this is a safety net.
+            self.moves.give(p, moves);
+            self.horizon_hits += 1;
+            return pos.evaluate(self.heuristic);
+        }
+        self.order(pos, p, &mut moves, tt_move);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let undo = pos.make_move(mv);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
+            } else {
+                let s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
+                } else {
+                    s
+                }
+            };
+            pos.unmake_move(mv, undo);
+            if self.aborted {
+                self.moves.give(p, moves);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(p, mv);
+                    if alpha >= beta {
+                        self.reward(p, mv, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves.give(p, moves);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if self.horizon_hits == hits_before {
+            DEPTH_EXACT
+        } else {
+            depth.clamp(0, i32::from(DEPTH_EXACT) - 1) as u8
+        };
+        self.tt
+            .store(key, best_move, best, ply, stored_depth, bound);
+        best
+    }
+
+    /// One iteration at the root. Returns the best score and move among fully searched
+    /// moves (`None` if the first move was not finished).
+    fn search_root(
+        &mut self,
+        pos: &mut G,
+        root: &mut [G::Move],
+        depth: i32,
+        control: &Control<'_>,
+    ) -> (i32, Option<G::Move>) {
+        self.ensure_ply(0);
+        self.pv[0].clear();
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best = None;
+        let hits_before = self.horizon_hits;
+        for (i, &mv) in root.iter().enumerate() {
+            let undo = pos.make_move(mv);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
+            } else {
+                let s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, control);
+                if s > alpha && !self.aborted {
+                    -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
+                } else {
+                    s
+                }
+            };
+            pos.unmake_move(mv, undo);
+            if self.aborted {
+                break;
+            }
+            if score > alpha || best.is_none() {
+                alpha = alpha.max(score);
+                best = Some(mv);
+                self.set_pv(0, mv);
+            }
+        }
+        if let Some(mv) = best {
+            if !self.aborted {
+                let stored_depth = if self.horizon_hits == hits_before {
+                    DEPTH_EXACT
+                } else {
+                    depth.clamp(0, 254) as u8
+                };
+                self.tt
+                    .store(pos.hash(), Some(mv), alpha, 0, stored_depth, Bound::Exact);
+            }
+            // Search the best move first next iteration.
+            if let Some(i) = root.iter().position(|&m| m == mv) {
+                root[..=i].rotate_right(1);
+            }
+        }
+        (alpha, best)
+    }
 }
+
 impl<G: Game> Searcher<G> for Pvs<G> {
     fn name(&self) -> &'static str {
         "pvs"
     }
+
     fn search(
         &mut self,
         pos: &mut G,
@@ -25,7 +323,99 @@ impl<G: Game> Searcher<G> for Pvs<G> {
         control: &Control<'_>,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.inner.search(pos, limits, control, on_info)
+        self.tt.new_search();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes;
+        let Budget { soft, hard } = budget(limits, self.move_overhead);
+        self.hard_deadline = hard.map(|h| control.start + h);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+
+        let mut root = Vec::new();
+        pos.generate_moves(&mut root);
+        let mut result = SearchResult {
+            best: None,
+            score: pos
+                .outcome()
+                .map_or(0, |o| terminal_score(o, pos.side_to_move(), 0)),
+            depth: 0,
+            seldepth: 0,
+            nodes: 1,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if root.is_empty() {
+            result.elapsed = control.start.elapsed();
+            return result;
+        }
+        let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
+        self.ensure_ply(0);
+        self.order(pos, 0, &mut root, tt_move);
+        // A legal answer even if stopped before the first iteration ends.
+        result.best = Some(root[0]);
+        result.pv = vec![root[0]];
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            self.horizon_hits = 0;
+            let (score, best) = self.search_root(pos, &mut root, depth as i32, control);
+            let elapsed = control.start.elapsed();
+            if self.aborted {
+                // The unfinished iteration searched the last best move first, so a move it
+                // finished is at least as well founded as the last result.
+                if best.is_some() {
+                    result.best = best;
+                    result.score = score;
+                    result.pv = self.pv[0].clone();
+                }
+                break;
+            }
+            result = SearchResult {
+                best,
+                score,
+                depth,
+                seldepth: self.seldepth,
+                nodes: self.nodes,
+                elapsed,
+                pv: self.pv[0].clone(),
+            };
+            on_info(&SearchInfo {
+                depth,
+                seldepth: self.seldepth,
+                score: Score::from_internal(score),
+                nodes: self.nodes,
+                elapsed,
+                hashfull: Some(self.tt.hashfull()),
+                pv: result.pv.clone(),
+            });
+            // Solved: no horizon was hit, or a proven win/loss within the depth searched.
+            if self.horizon_hits == 0 || score.abs() >= WIN_THRESHOLD {
+                break;
+            }
+            if let Some(soft) = soft {
+                // An iteration costs several times the previous one: do not start one
+                // that cannot finish.
+                let fraction = if limits.clock.is_some() { 0.5 } else { 1.0 };
+                if elapsed >= soft.mul_f64(fraction) {
+                    break;
+                }
+            }
+            if root.len() == 1 && limits.clock.is_some() && !limits.infinite {
+                break;
+            }
+        }
+        result.nodes = self.nodes.max(1);
+        result.seldepth = self.seldepth;
+        result.elapsed = control.start.elapsed();
+        result
     }
-    fn clear(&mut self) {}
+
+    fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
 }
