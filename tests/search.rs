@@ -60,7 +60,7 @@ fn random_positions<G: Game>(start: &G, count: usize, max_plies: u64, seed: u64)
     out
 }
 
-pub fn searchers_agree<G: Game>(positions: &[G], depths: &[u32]) {
+fn searchers_agree<G: Game>(positions: &[G], depths: &[u32]) {
     for pos in positions {
         for &depth in depths {
             let limits = Limits::depth(depth);

@@ -32,8 +32,11 @@ pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     })
 }
 
-/// Short names for common configurations: alias, game, fixed parameters.
-pub const ALIASES: &[(&str, &str, &[(&str, i64)])] = &[
+/// An alias: its name, the game it stands for, and the parameters it fixes.
+pub type Alias = (&'static str, &'static str, &'static [(&'static str, i64)]);
+
+/// Short names for common configurations.
+pub const ALIASES: &[Alias] = &[
     ("tictactoe", "mnk", &[("m", 3), ("n", 3), ("k", 3)]),
     ("gomoku", "mnk", &[("m", 15), ("n", 15), ("k", 5)]),
 ];

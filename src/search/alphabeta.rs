@@ -17,6 +17,7 @@ pub struct AlphaBeta<G: Game> {
     moves: MoveStack<G::Move>,
     hints: Vec<i32>,
     nodes: u64,
+    node_limit: Option<u64>,
     seldepth: u32,
     aborted: bool,
 }
@@ -30,6 +31,7 @@ impl<G: Game> AlphaBeta<G> {
             moves: MoveStack::default(),
             hints: Vec::new(),
             nodes: 0,
+            node_limit: None,
             seldepth: 0,
             aborted: false,
         }
@@ -43,7 +45,6 @@ impl<G: Game> AlphaBeta<G> {
         mut alpha: i32,
         beta: i32,
         control: &Control<'_>,
-        limits: &Limits,
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -53,8 +54,8 @@ impl<G: Game> AlphaBeta<G> {
         if depth == 0 {
             return pos.evaluate(self.heuristic);
         }
-        if self.nodes % 1024 == 0
-            && (control.stopped() || limits.nodes.is_some_and(|n| self.nodes >= n))
+        if self.nodes.is_multiple_of(1024)
+            && (control.stopped() || self.node_limit.is_some_and(|n| self.nodes >= n))
         {
             self.aborted = true;
         }
@@ -69,7 +70,7 @@ impl<G: Game> AlphaBeta<G> {
         let mut best = -INFINITY;
         for &mv in &moves {
             let undo = pos.make_move(mv);
-            let value = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control, limits);
+            let value = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control);
             pos.unmake_move(mv, undo);
             if value > best {
                 best = value;
@@ -100,6 +101,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
     ) -> SearchResult<G::Move> {
         let depth = fixed_depth(limits, 4);
         self.nodes = 1;
+        self.node_limit = limits.nodes;
         self.seldepth = 0;
         self.aborted = false;
         let mut moves = root_moves(pos);
@@ -110,7 +112,7 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         let mut alpha = -INFINITY;
         for &mv in &moves {
             let undo = pos.make_move(mv);
-            let value = -self.negamax(pos, depth - 1, 1, -INFINITY, -alpha, control, limits);
+            let value = -self.negamax(pos, depth - 1, 1, -INFINITY, -alpha, control);
             pos.unmake_move(mv, undo);
             if self.aborted && best.is_some() {
                 break;

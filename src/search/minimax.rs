@@ -14,6 +14,7 @@ pub struct Minimax<G: Game> {
     heuristic: G::Heuristic,
     moves: MoveStack<G::Move>,
     nodes: u64,
+    node_limit: Option<u64>,
     seldepth: u32,
     aborted: bool,
 }
@@ -25,19 +26,13 @@ impl<G: Game> Minimax<G> {
             heuristic,
             moves: MoveStack::default(),
             nodes: 0,
+            node_limit: None,
             seldepth: 0,
             aborted: false,
         }
     }
 
-    fn negamax(
-        &mut self,
-        pos: &mut G,
-        depth: u32,
-        ply: u32,
-        control: &Control<'_>,
-        limits: &Limits,
-    ) -> i32 {
+    fn negamax(&mut self, pos: &mut G, depth: u32, ply: u32, control: &Control<'_>) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if let Some(outcome) = pos.outcome() {
@@ -46,8 +41,8 @@ impl<G: Game> Minimax<G> {
         if depth == 0 {
             return pos.evaluate(self.heuristic);
         }
-        if self.nodes % 1024 == 0
-            && (control.stopped() || limits.nodes.is_some_and(|n| self.nodes >= n))
+        if self.nodes.is_multiple_of(1024)
+            && (control.stopped() || self.node_limit.is_some_and(|n| self.nodes >= n))
         {
             self.aborted = true;
         }
@@ -59,7 +54,7 @@ impl<G: Game> Minimax<G> {
         let mut best = -INFINITY;
         for &mv in &moves {
             let undo = pos.make_move(mv);
-            let value = -self.negamax(pos, depth - 1, ply + 1, control, limits);
+            let value = -self.negamax(pos, depth - 1, ply + 1, control);
             pos.unmake_move(mv, undo);
             best = best.max(value);
         }
@@ -89,6 +84,7 @@ impl<G: Game> Searcher<G> for Minimax<G> {
     ) -> SearchResult<G::Move> {
         let depth = fixed_depth(limits, 4);
         self.nodes = 1;
+        self.node_limit = limits.nodes;
         self.seldepth = 0;
         self.aborted = false;
         let moves = root_moves(pos);
@@ -97,7 +93,7 @@ impl<G: Game> Searcher<G> for Minimax<G> {
         for &mv in &moves {
             let undo = pos.make_move(mv);
             // Fill per-ply buffers lazily: the root uses ply 0 in `moves` above.
-            let value = -self.negamax(pos, depth - 1, 1, control, limits);
+            let value = -self.negamax(pos, depth - 1, 1, control);
             pos.unmake_move(mv, undo);
             if self.aborted && best.is_some() {
                 break;
