@@ -23,5 +23,6 @@
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod zobrist;
