@@ -25,5 +25,6 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod zobrist;
