@@ -15,9 +15,7 @@ use crate::games::{describe_all, dispatch, GameSpec, GameVisitor};
 use crate::protocol::{
     Command, Dialect, ErrorCode, Go, Info, OptionDecl, OptionType, PositionSpec, QueryKind, Reply,
 };
-use crate::search::{
-    new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind,
-};
+use crate::search::{new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind};
 
 /// Where replies go. Called from the input thread and the search thread.
 pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
@@ -71,7 +69,11 @@ impl Default for EngineOptions {
 trait Session: Send {
     fn spec(&self) -> GameSpec;
     fn side_to_move(&self) -> Option<Side>;
-    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply>;
+    fn set_position(
+        &mut self,
+        position: &PositionSpec,
+        moves: &[String],
+    ) -> Result<(), EngineError>;
     fn position(&self) -> Option<String>;
     fn legal_moves(&self) -> Option<Vec<String>>;
     fn render(&self) -> Option<Vec<String>>;
@@ -80,7 +82,12 @@ trait Session: Send {
     fn eval(&self) -> Option<(i32, &'static str)>;
     fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
     fn new_game(&mut self);
-    fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply>;
+    fn go(
+        &mut self,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, EngineError>;
 }
 
 struct GameSession<G: Game> {
@@ -92,8 +99,32 @@ struct GameSession<G: Game> {
     default_depth: u32,
 }
 
-fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
-    Reply::Error {
+/// A refused command: the code and message of its `error` reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    /// The machine-readable code.
+    pub code: ErrorCode,
+    /// What was wrong, for a person.
+    pub message: String,
+}
+
+impl From<EngineError> for Reply {
+    fn from(e: EngineError) -> Reply {
+        Reply::Error {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> EngineError {
+    EngineError {
         code,
         message: message.into(),
     }
@@ -132,7 +163,10 @@ impl<G: Game> GameSession<G> {
         })
     }
 
-    fn key(options: &EngineOptions, heuristic: &'static str) -> (SearcherKind, usize, bool, u64, &'static str) {
+    fn key(
+        options: &EngineOptions,
+        heuristic: &'static str,
+    ) -> (SearcherKind, usize, bool, u64, &'static str) {
         (
             options.searcher,
             options.hash_mb,
@@ -167,12 +201,15 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-fn move_error_reply(index: usize, text: &str, err: &MoveError) -> Reply {
+fn move_error_reply(index: usize, text: &str, err: &MoveError) -> EngineError {
     let code = match err {
         MoveError::Syntax { .. } => ErrorCode::Syntax,
         MoveError::Illegal { .. } => ErrorCode::IllegalMove,
     };
-    error(code, format!("move {} of the list ({text}): {err}", index + 1))
+    error(
+        code,
+        format!("move {} of the list ({text}): {err}", index + 1),
+    )
 }
 
 impl<G: Game> Session for GameSession<G> {
@@ -184,7 +221,11 @@ impl<G: Game> Session for GameSession<G> {
         self.position.as_ref().map(|p| p.side_to_move())
     }
 
-    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply> {
+    fn set_position(
+        &mut self,
+        position: &PositionSpec,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
         // Whatever happens, the old position is gone: a failed `position` leaves none.
         self.position = None;
         let mut pos = match position {
@@ -275,11 +316,18 @@ impl<G: Game> Session for GameSession<G> {
         self.position = Some(self.start.clone());
     }
 
-    fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply> {
-        let pos = self
-            .position
-            .clone()
-            .ok_or_else(|| error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first"))?;
+    fn go(
+        &mut self,
+        mut limits: Limits,
+        stop: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, EngineError> {
+        let pos = self.position.clone().ok_or_else(|| {
+            error(
+                ErrorCode::NoPosition,
+                "no valid position: send a correct 'position' command first",
+            )
+        })?;
         if limits.depth.is_none()
             && limits.nodes.is_none()
             && limits.movetime.is_none()
@@ -306,7 +354,11 @@ impl<G: Game> Session for GameSession<G> {
                         Err(poisoned) => poisoned.into_inner(),
                     };
                     // Fixed-depth searchers search to the given depth or the Depth option.
-                    let limits = if searcher.name() == "pvs" { &limits } else { &fixed_depth_limits };
+                    let limits = if searcher.name() == "pvs" {
+                        &limits
+                    } else {
+                        &fixed_depth_limits
+                    };
                     let mut on_info = |info: &crate::search::SearchInfo<G::Move>| {
                         let ms = info.elapsed.as_millis() as u64;
                         sink(Reply::Info(Info {
@@ -314,7 +366,9 @@ impl<G: Game> Session for GameSession<G> {
                             seldepth: Some(info.seldepth),
                             score: Some(info.score),
                             nodes: Some(info.nodes),
-                            nps: Some((info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64),
+                            nps: Some(
+                                (info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64,
+                            ),
                             time: Some(ms),
                             hashfull: info.hashfull,
                             pv: Self::format_line(&root, &info.pv),
@@ -331,7 +385,9 @@ impl<G: Game> Session for GameSession<G> {
                 }
                 let best = result.best.map(|mv| root.format_move(mv));
                 if best.is_none() {
-                    let why = root.outcome().map_or("no legal move", |o| o.protocol_name());
+                    let why = root
+                        .outcome()
+                        .map_or("no legal move", |o| o.protocol_name());
                     sink(Reply::Info(Info {
                         string: Some(format!("game over: {why}")),
                         ..Info::default()
@@ -339,7 +395,12 @@ impl<G: Game> Session for GameSession<G> {
                 }
                 sink(Reply::BestMove(best));
             })
-            .map_err(|e| error(ErrorCode::Busy, format!("cannot start the search thread: {e}")))
+            .map_err(|e| {
+                error(
+                    ErrorCode::Busy,
+                    format!("cannot start the search thread: {e}"),
+                )
+            })
     }
 }
 
@@ -350,7 +411,7 @@ struct NewSession<'a> {
 }
 
 impl GameVisitor for NewSession<'_> {
-    type Output = Result<Box<dyn Session>, Reply>;
+    type Output = Result<Box<dyn Session>, EngineError>;
     fn visit<G: Game>(self) -> Self::Output {
         let settings = self.spec.settings::<G>();
         let start = match self.position {
@@ -358,15 +419,31 @@ impl GameVisitor for NewSession<'_> {
             Some(text) => G::parse_position(&settings, text)
                 .map_err(|e| error(ErrorCode::BadPosition, e.to_string()))?,
         };
-        let session = GameSession::new(start, self.options)
-            .map_err(|m| error(ErrorCode::BadValue, m))?;
+        let session =
+            GameSession::new(start, self.options).map_err(|m| error(ErrorCode::BadValue, m))?;
         Ok(Box::new(session))
     }
 }
 
-fn new_session(spec: &GameSpec, options: &EngineOptions, position: Option<&str>) -> Result<Box<dyn Session>, Reply> {
-    dispatch(spec.name, NewSession { spec, options, position })
-        .unwrap_or_else(|| Err(error(ErrorCode::UnknownGame, format!("unknown game '{}'", spec.name))))
+fn new_session(
+    spec: &GameSpec,
+    options: &EngineOptions,
+    position: Option<&str>,
+) -> Result<Box<dyn Session>, EngineError> {
+    dispatch(
+        spec.name,
+        NewSession {
+            spec,
+            options,
+            position,
+        },
+    )
+    .unwrap_or_else(|| {
+        Err(error(
+            ErrorCode::UnknownGame,
+            format!("unknown game '{}'", spec.name),
+        ))
+    })
 }
 
 struct RunningSearch {
@@ -396,7 +473,10 @@ pub fn option_declarations() -> Vec<OptionDecl> {
             name: "Searcher".into(),
             kind: OptionType::Combo {
                 default: d.searcher.name().into(),
-                vars: SearcherKind::ALL.iter().map(|k| k.name().to_string()).collect(),
+                vars: SearcherKind::ALL
+                    .iter()
+                    .map(|k| k.name().to_string())
+                    .collect(),
             },
         },
         OptionDecl {
@@ -407,7 +487,9 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         },
         OptionDecl {
             name: "Ordering".into(),
-            kind: OptionType::Check { default: d.ordering },
+            kind: OptionType::Check {
+                default: d.ordering,
+            },
         },
         OptionDecl {
             name: "Hash".into(),
@@ -436,13 +518,19 @@ pub fn option_declarations() -> Vec<OptionDecl> {
     ]
 }
 
-fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Reply> {
+fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, EngineError> {
     let text = value.unwrap_or("").trim();
-    let v: i64 = text
-        .parse()
-        .map_err(|_| error(ErrorCode::BadValue, format!("option {name}: '{text}' is not an integer")))?;
+    let v: i64 = text.parse().map_err(|_| {
+        error(
+            ErrorCode::BadValue,
+            format!("option {name}: '{text}' is not an integer"),
+        )
+    })?;
     if v < min || v > max {
-        return Err(error(ErrorCode::BadValue, format!("option {name}: {v} is outside {min}..{max}")));
+        return Err(error(
+            ErrorCode::BadValue,
+            format!("option {name}: {v} is outside {min}..{max}"),
+        ));
     }
     Ok(v)
 }
@@ -465,10 +553,11 @@ impl Engine {
     ///
     /// # Errors
     /// The error reply for an unknown game, bad parameters or a bad position.
-    pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), Reply> {
+    pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), EngineError> {
         let spec = GameSpec::parse(spec).map_err(|e| {
             let code = match e {
-                crate::games::SpecError::UnknownGame { .. } | crate::games::SpecError::Empty { .. } => ErrorCode::UnknownGame,
+                crate::games::SpecError::UnknownGame { .. }
+                | crate::games::SpecError::Empty { .. } => ErrorCode::UnknownGame,
                 _ => ErrorCode::BadValue,
             };
             error(code, format!("option Game: {e}"))
@@ -482,8 +571,8 @@ impl Engine {
         Ok(())
     }
 
-    fn emit(&self, reply: Reply) {
-        (self.sink)(reply);
+    fn emit(&self, reply: impl Into<Reply>) {
+        (self.sink)(reply.into());
     }
 
     fn is_searching(&mut self) -> bool {
@@ -543,13 +632,21 @@ impl Engine {
                 }
                 self.emit(Reply::HelloOk(dialect));
                 if dialect == Dialect::Tei {
-                    self.emit(error(ErrorCode::UnknownGame, "Tak is not available yet in this build"));
+                    self.emit(error(
+                        ErrorCode::UnknownGame,
+                        "Tak is not available yet in this build",
+                    ));
                 }
             }
             _ if busy => {
-                self.emit(error(ErrorCode::Busy, "a search is running: send 'stop' first"));
+                self.emit(error(
+                    ErrorCode::Busy,
+                    "a search is running: send 'stop' first",
+                ));
             }
-            Command::PonderHit => self.emit(error(ErrorCode::Unsupported, "pondering is not supported")),
+            Command::PonderHit => {
+                self.emit(error(ErrorCode::Unsupported, "pondering is not supported"))
+            }
             Command::SetOption { name, value } => {
                 if let Err(reply) = self.set_option(&name, value.as_deref()) {
                     self.emit(reply);
@@ -557,7 +654,10 @@ impl Engine {
             }
             Command::NewGame { size, .. } => {
                 if size.is_some() {
-                    self.emit(error(ErrorCode::UnknownGame, "teinewgame: Tak is not available yet in this build"));
+                    self.emit(error(
+                        ErrorCode::UnknownGame,
+                        "teinewgame: Tak is not available yet in this build",
+                    ));
                 }
                 self.session.new_game();
             }
@@ -619,8 +719,14 @@ impl Engine {
             QueryKind::Game => Some(self.session.spec().to_string()),
             QueryKind::Position => self.session.position(),
             QueryKind::Result => self.session.outcome_name().map(str::to_string),
-            QueryKind::GameOver => self.session.outcome_name().map(|o| (o != "none").to_string()),
-            QueryKind::P1Turn => self.session.side_to_move().map(|s| (s == Side::First).to_string()),
+            QueryKind::GameOver => self
+                .session
+                .outcome_name()
+                .map(|o| (o != "none").to_string()),
+            QueryKind::P1Turn => self
+                .session
+                .side_to_move()
+                .map(|s| (s == Side::First).to_string()),
         };
         match reply {
             Some(text) => self.emit(Reply::Response(text)),
@@ -650,13 +756,16 @@ impl Engine {
             infinite: go.infinite,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        match self.session.go(limits, Arc::clone(&stop), Arc::clone(&self.sink)) {
+        match self
+            .session
+            .go(limits, Arc::clone(&stop), Arc::clone(&self.sink))
+        {
             Ok(handle) => self.search = Some(RunningSearch { stop, handle }),
             Err(reply) => self.emit(reply),
         }
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Reply> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
         let lower = name.trim().to_ascii_lowercase();
         let mut options = self.options.clone();
         match lower.as_str() {
@@ -694,8 +803,11 @@ impl Engine {
     }
 }
 
-fn no_position() -> Reply {
-    error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first")
+fn no_position() -> EngineError {
+    error(
+        ErrorCode::NoPosition,
+        "no valid position: send a correct 'position' command first",
+    )
 }
 
 struct HeuristicCheck<'a>(&'a str);
