@@ -83,7 +83,7 @@ OPENSPIEL_VERSION = "2.0.2"
 GENERATED_ON = "2026-11-22"
 # Independent cross-check of a perft line only when its tree has at most this many
 # interior nodes (pure Python is slow).
-CROSSCHECK_INTERIOR_LIMIT = 60_000
+CROSSCHECK_INTERIOR_LIMIT = 4_000_000
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data")
@@ -497,7 +497,7 @@ def tictactoe_checks():
 # (m, n, k, moves from the start in Agon notation, max depth or None = to the end)
 MNK_CASES = [
     (3, 3, 3, [], 9),
-    (4, 4, 4, [], 7),
+    (4, 4, 4, [], 6),
     (5, 5, 4, [], 5),
     (5, 5, 5, [], 5),
     (4, 3, 3, [], 7),
@@ -506,9 +506,13 @@ MNK_CASES = [
     (3, 3, 3, ["b2", "a1"], None),
     (3, 3, 3, ["a1", "b1", "a2"], None),
     (3, 3, 3, ["b2", "a1", "c3", "a3"], None),
-    (4, 4, 4, ["b2", "c3", "a1", "d4", "b3", "c2"], None),
+    (4, 4, 4, ["b2", "c3", "a1", "d4", "b3", "c2", "a4"], None),
     (4, 4, 4, ["a1", "b1", "c1", "a2", "b3", "d4", "c2"], None),
     (4, 3, 3, ["a1", "b2", "d3"], None),
+    # 5x5: threats on the board, so that wins within the first plies are counted.
+    (5, 5, 4, ["c3", "b2", "c2", "d4", "c4", "a1"], 4),
+    (5, 5, 4, ["a1", "e1", "b2", "d2", "c3", "c2", "e5", "b4"], 4),
+    (5, 5, 5, ["a1", "e1", "b2", "e2", "c3", "e3", "d4"], 4),
 ]
 
 MNK_MOVE_CASES = [
@@ -522,7 +526,7 @@ CLOBBER_CASES = [
     (5, 6, None, 0, 5),
     (6, 5, None, 0, 5),
     (4, 4, None, 0, 7),
-    (8, 8, None, 0, 3),
+    (8, 8, None, 0, 4),
     (10, 10, None, 0, 3),
     (2, 2, None, 0, 4),
     (2, 3, None, 0, 6),
@@ -531,7 +535,7 @@ CLOBBER_CASES = [
     (5, 6, 1, 8, 5),
     (5, 6, 2, 13, 5),
     (6, 5, 3, 9, 5),
-    (4, 4, 4, 5, 8),
+    (4, 4, 4, 5, 11),
     (8, 8, 5, 20, 3),
     (10, 10, 6, 30, 3),
 ]
