@@ -699,6 +699,25 @@ fn option_lines() {
             ),
         ),
         (
+            "option name Heuristic type string default default",
+            option(
+                "Heuristic",
+                OptionType::String {
+                    default: "default".into(),
+                },
+            ),
+        ),
+        (
+            "option name Mode type combo default var var var var default var min",
+            option(
+                "Mode",
+                OptionType::Combo {
+                    default: "var".into(),
+                    vars: strings(&["var", "default", "min"]),
+                },
+            ),
+        ),
+        (
             "option name Ordering type check default true",
             option("Ordering", OptionType::Check { default: true }),
         ),
