@@ -46,6 +46,7 @@
 //! Protocol version: this module implements version 1 of the protocol described in
 //! `protocol.md` (UCI-shaped, UGI-compatible, TEI handshake words accepted).
 
+pub mod examples;
 mod parse;
 #[cfg(test)]
 mod proptests;
