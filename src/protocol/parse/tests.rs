@@ -630,6 +630,28 @@ fn command_display() {
     }
 }
 
+#[test]
+fn parts_display_as_whole_lines() {
+    assert_eq!(Go::default().to_string(), "go");
+    assert_eq!(
+        Go {
+            depth: Some(3),
+            ..Go::default()
+        }
+        .to_string(),
+        "go depth 3"
+    );
+    assert_eq!(Info::default().to_string(), "info");
+    assert_eq!(
+        OptionDecl {
+            name: "Clear Hash".into(),
+            kind: OptionType::Button
+        }
+        .to_string(),
+        "option name Clear Hash type button"
+    );
+}
+
 // --- replies -----------------------------------------------------------------------------
 
 #[test]
