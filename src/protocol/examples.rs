@@ -295,6 +295,7 @@ mod tests {
         for word in [
             "ugi",
             "uci",
+            "tei",
             "isready",
             "setoption",
             "uginewgame",
