@@ -160,7 +160,8 @@ fn check_moves(path: &str) {
             "position" => position = (rest != "startpos").then(|| rest.to_string()),
             "moves" => {
                 let spec = GameSpec::parse(game.as_deref().expect("game first")).unwrap();
-                let pos = new_game(&spec, position.as_deref()).unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1));
+                let pos = new_game(&spec, position.as_deref())
+                    .unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1));
                 let mut ours = pos.legal_moves();
                 ours.sort();
                 let mut theirs: Vec<String> = rest.split_whitespace().map(str::to_string).collect();

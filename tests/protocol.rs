@@ -289,7 +289,11 @@ fn every_example_in_protocol_md_holds() {
                 }
             }
         }
-        if exchange.steps.iter().any(|s| s.send.as_deref() == Some("quit")) {
+        if exchange
+            .steps
+            .iter()
+            .any(|s| s.send.as_deref() == Some("quit"))
+        {
             continue;
         }
         // Nothing unexpected is left over: the next line after a ping is the pong.
