@@ -55,6 +55,8 @@ mod eval;
 mod notation;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tune;
 
 use crate::game::{Game, MoveError, Outcome, ParamSpec, PositionError, Side};
 use crate::zobrist;
