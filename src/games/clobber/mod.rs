@@ -412,4 +412,24 @@ impl Game for Clobber {
     fn move_order_hint(&self, mv: ClobberMove) -> i32 {
         eval::order_hint(self, mv)
     }
+
+    /// Reads the file with [`parse_board_file`]: a grid or position string sets its own
+    /// board size; `settings` only sizes an OpenSpiel board string.
+    fn read_position_file(
+        settings: &ClobberSettings,
+        text: &str,
+    ) -> Result<(ClobberSettings, String), PositionError> {
+        let pos = parse_board_file(text, Some(settings))?;
+        Ok((pos.settings, pos.format_position()))
+    }
+
+    fn bench_positions() -> &'static [(&'static str, &'static str, u32)] {
+        &[
+            ("rows=5 cols=6", "startpos", 7),
+            // OpenSpiel reference position (tests/data/clobber_moves.txt), 8 plies in.
+            ("rows=5 cols=6", "1bwbwb/w1bw1b/wwb2w/b1bw1b/wwwbb1 w", 9),
+            ("rows=8 cols=8", "startpos", 5),
+            ("rows=10 cols=10", "startpos", 4),
+        ]
+    }
 }

@@ -348,7 +348,7 @@ pub(super) fn parse_position(
 ///
 /// Blank lines and lines starting with `#` are skipped. What remains is one of:
 /// - one line in OpenSpiel's form (`0` or `1`, then `o`/`x`/`.` per square); it does not
-///   give the board size, so `expected` must;
+///   give the board size, so `size_hint` must;
 /// - one position string, `wbwbwb/bwbwbw/wbwbwb/bwbwbw/wbwbwb w` (recognised by a `/`
 ///   or a digit, or by being exactly two fields of which the first is longer than one
 ///   character): rows from the top, separated by `/`;
@@ -357,13 +357,13 @@ pub(super) fn parse_position(
 ///   An optional last line names the side to move: `white` or `black`, or `w` or `b`
 ///   when the rows are more than one cell wide. Without it White is to move.
 ///
-/// When `expected` is given, the board must have that size.
+/// In the other forms the file gives the board size, and `size_hint` is not used.
 ///
 /// # Errors
-/// A [`PositionError`] naming the line, row or field that is wrong, or the size mismatch.
+/// A [`PositionError`] naming the line, row or field that is wrong.
 pub fn parse_board_file(
     text: &str,
-    expected: Option<&ClobberSettings>,
+    size_hint: Option<&ClobberSettings>,
 ) -> Result<Clobber, PositionError> {
     let err = |reason: String| PositionError::new(text, reason);
     // (line number in the file, trimmed text)
@@ -376,7 +376,7 @@ pub fn parse_board_file(
     let pos = match lines[..] {
         [] => return Err(err("the file holds no board".to_string())),
         [(_, line)] if is_open_spiel(line) => {
-            match expected {
+            match size_hint {
                 Some(settings) => parse_open_spiel(settings, line).map_err(err)?,
                 None => return Err(err(
                     "an OpenSpiel board string does not give the board size: give rows and cols"
@@ -399,17 +399,6 @@ pub fn parse_board_file(
         }
         _ => parse_grid(&lines).map_err(err)?,
     };
-    if let Some(settings) = expected {
-        if pos.settings != *settings {
-            return Err(err(format!(
-                "the board is {}x{} (rows x cols) but the game is rows={} cols={}",
-                pos.settings.rows(),
-                pos.settings.cols(),
-                settings.rows(),
-                settings.cols()
-            )));
-        }
-    }
     Ok(pos)
 }
 

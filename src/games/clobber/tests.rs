@@ -390,10 +390,9 @@ fn board_files() {
         reason("BWB\nWQB\n", None),
         "line 2: unexpected 'Q' (grid cells are W, B, _ or .)"
     );
-    assert_eq!(
-        reason("BW\nWB\n", Some((5, 6))),
-        "the board is 2x2 (rows x cols) but the game is rows=5 cols=6"
-    );
+    // The file's size wins over the hint, which only sizes OpenSpiel strings.
+    let g = parse_board_file("BW\nWB\n", Some(&settings(5, 6))).unwrap();
+    assert_eq!(g.format_position(), "bw/wb w");
     assert!(reason(&"W".repeat(27), None).contains("at most 26 columns"));
     assert!(reason(&"WB\n".repeat(129), None).contains("at most 256"));
     assert_eq!(reason("wb/bw x", None), "side to move 'x' is not w or b");
@@ -401,6 +400,21 @@ fn board_files() {
         reason("wb/b w", None),
         "row 2 from the top has 1 squares but the first has 2"
     );
+}
+
+#[test]
+fn position_files_through_the_registry() {
+    use crate::games::read_position_file;
+    // The students' grid resizes the default 5x6 game to 6x5.
+    let grid = "B W B W B\nW B W B W\nB W B W B\nW B W B W\nB W B W B\nW B W B W\n";
+    let (spec, position) = read_position_file("clobber", grid).unwrap();
+    assert_eq!(spec.to_string(), "clobber rows=6 cols=5");
+    assert_eq!(position, start(6, 5).format_position());
+    let (spec, position) = read_position_file("clobber rows=2 cols=2", "# x\n0o..x\n").unwrap();
+    assert_eq!(spec.to_string(), "clobber rows=2 cols=2");
+    assert_eq!(position, "w1/1b w");
+    let err = read_position_file("clobber", "BWB\nWQB\n").unwrap_err();
+    assert!(err.contains("line 2: unexpected 'Q'"), "{err}");
 }
 
 #[test]
