@@ -20,6 +20,8 @@ use crate::game::Game;
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
+/// The game's (possibly costly) ordering hint is used at nodes with at least this much depth left.
+const HINT_DEPTH: i32 = 2;
 
 /// Iterative deepening PVS.
 pub struct Pvs<G: Game> {
@@ -85,7 +87,14 @@ impl<G: Game> Pvs<G> {
     }
 
     /// Orders `moves` at `ply`: TT move, killers, then history plus the game's hint.
-    fn order(&mut self, pos: &G, ply: usize, moves: &mut [G::Move], tt_move: Option<G::Move>) {
+    fn order(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        moves: &mut [G::Move],
+        tt_move: Option<G::Move>,
+        use_hint: bool,
+    ) {
         let killers = self.killers[ply];
         let history = &self.history;
         let mut keyed = std::mem::take(&mut self.order_keys[ply]);
@@ -98,7 +107,12 @@ impl<G: Game> Pvs<G> {
             } else if Some(*mv) == killers[1] {
                 i32::MAX - 2
             } else {
-                history[history_index(mv)].saturating_add(pos.move_order_hint(*mv))
+                let hint = if use_hint {
+                    pos.move_order_hint(*mv)
+                } else {
+                    0
+                };
+                history[history_index(mv)].saturating_add(hint)
             };
             (key, *mv)
         }));
@@ -199,7 +213,7 @@ impl<G: Game> Pvs<G> {
             self.horizon_hits += 1;
             return pos.evaluate(self.heuristic);
         }
-        self.order(pos, p, &mut moves, tt_move);
+        self.order(pos, p, &mut moves, tt_move, depth >= HINT_DEPTH);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -349,7 +363,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
         }
         let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
         self.ensure_ply(0);
-        self.order(pos, 0, &mut root, tt_move);
+        self.order(pos, 0, &mut root, tt_move, true);
         // A legal answer even if stopped before the first iteration ends.
         result.best = Some(root[0]);
         result.pv = vec![root[0]];
