@@ -6,4 +6,5 @@
 //! reader/writer) → [`referee`] (one game: clocks, rules from the `agon` library,
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
+pub mod process;
 pub mod stats;
