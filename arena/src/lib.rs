@@ -6,5 +6,7 @@
 //! reader/writer) → [`referee`] (one game: clocks, rules from the `agon` library,
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
+pub mod client;
 pub mod process;
 pub mod stats;
+pub mod wire;
