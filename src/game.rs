@@ -250,6 +250,30 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// Must stay well inside ±[`crate::search::EVAL_LIMIT`].
     fn evaluate(&self, heuristic: Self::Heuristic) -> i32;
 
+    /// Reads a position file: returns the settings it implies (a file may carry its own
+    /// board size) and a position string for them. The default reads the game's position
+    /// string, ignoring blank lines and lines starting with `#`.
+    ///
+    /// # Errors
+    /// A [`PositionError`] when the text is no position of this game.
+    fn read_position_file(
+        settings: &Self::Settings,
+        text: &str,
+    ) -> Result<(Self::Settings, String), PositionError> {
+        let joined: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        Ok((settings.clone(), joined.join(" ")))
+    }
+
+    /// Positions for `agon bench`: game parameters (`key=value ...`, empty for the
+    /// defaults), a position string or `startpos`, and a search depth. Default: none.
+    fn bench_positions() -> &'static [(&'static str, &'static str, u32)] {
+        &[]
+    }
+
     /// A cheap ordering hint for a move: larger is tried first. Default: all equal.
     fn move_order_hint(&self, _mv: Self::Move) -> i32 {
         0

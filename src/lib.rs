@@ -20,8 +20,11 @@
 //! assert_eq!(result.score, 0); // tic-tac-toe is a draw
 //! ```
 
+pub mod bench;
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod zobrist;

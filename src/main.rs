@@ -1,2 +1,217 @@
-//! The `agon` engine binary (placeholder while the engine is written).
-fn main() {}
+//! The `agon` engine binary. With no subcommand it speaks the protocol (protocol.md) on
+//! stdin/stdout; `agon bench` and `agon perft` are quick tools. Logs go to stderr only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use clap::{Parser, Subcommand};
+
+use agon::bench::run_bench;
+use agon::engine::{Engine, Flow};
+use agon::games::{new_game, GameSpec};
+use agon::protocol::{ErrorCode, Reply, MAX_LINE};
+
+/// Agon: an engine for m,n,k games and Clobber, speaking a UCI-shaped protocol.
+#[derive(Parser, Debug)]
+#[command(name = "agon", version, about)]
+struct Cli {
+    /// Game to start with, as a spec: `tictactoe`, `mnk m=5 n=5 k=4`, `clobber rows=5 cols=6`.
+    #[arg(long, global = true)]
+    game: Option<String>,
+    /// Start position as a position string of the game.
+    #[arg(long, global = true, conflicts_with = "position_file")]
+    position: Option<String>,
+    /// Read the start position from a file (the game's position string; Clobber also
+    /// reads a grid of W/B/. rows).
+    #[arg(long, global = true)]
+    position_file: Option<std::path::PathBuf>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Search a fixed set of positions of every game; print nodes and nodes per second.
+    Bench {
+        /// Only the games named (default: all).
+        #[arg(long = "only")]
+        only: Vec<String>,
+        /// Searcher to bench (pvs, alphabeta, minimax).
+        #[arg(long, default_value = "pvs")]
+        searcher: String,
+    },
+    /// Count leaf nodes of the legal move tree.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Print the count below every legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("agon: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads the start position text: the `--position` string or the file's contents.
+fn start_position(cli: &Cli) -> Result<Option<String>, String> {
+    if let Some(text) = &cli.position {
+        return Ok(Some(text.clone()));
+    }
+    match &cli.position_file {
+        None => Ok(None),
+        Some(path) => std::fs::read_to_string(path)
+            .map(Some)
+            .map_err(|e| format!("cannot read position file {}: {e}", path.display())),
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let position = start_position(&cli)?;
+    let spec_text = cli.game.clone().unwrap_or_else(|| "tictactoe".to_string());
+    // A position file may carry its own board size (Clobber grids); the game resolves it.
+    let (spec_text, position) = match &position {
+        Some(text) => {
+            let (spec, pos) = agon::games::read_position_file(&spec_text, text).map_err(|e| e.to_string())?;
+            (spec.to_string(), Some(pos))
+        }
+        None => (spec_text, None),
+    };
+    match cli.command {
+        None => serve(&spec_text, position.as_deref()),
+        Some(Cmd::Bench { only, searcher }) => {
+            let kind = agon::search::SearcherKind::from_name(&searcher)
+                .ok_or_else(|| format!("unknown searcher '{searcher}' (pvs, alphabeta, minimax)"))?;
+            let report = run_bench(&only, kind).map_err(|e| e.to_string())?;
+            print!("{report}");
+            Ok(())
+        }
+        Some(Cmd::Perft { depth, divide }) => {
+            let spec = GameSpec::parse(&spec_text).map_err(|e| e.to_string())?;
+            // Validate the position through the erased interface, then count with the engine.
+            new_game(&spec, position.as_deref()).map_err(|e| e.to_string())?;
+            let lines = Arc::new(Mutex::new(Vec::new()));
+            let sink_lines = Arc::clone(&lines);
+            let mut engine = Engine::new(Arc::new(move |r: Reply| {
+                sink_lines.lock().expect("sink").push(r.to_string())
+            }));
+            engine
+                .set_game(&spec_text, position.as_deref())
+                .map_err(|r| r.to_string())?;
+            let command = if divide {
+                format!("perft {depth} divide")
+            } else {
+                format!("perft {depth}")
+            };
+            engine.handle_line(&command);
+            for line in lines.lock().expect("sink").iter() {
+                println!("{line}");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Reads one line of at most `MAX_LINE` bytes; a longer line is consumed to its end and
+/// reported as too long. `None` at end of input.
+fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut buf = Vec::new();
+    let mut total = 0usize;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            if total == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        total += chunk.len();
+        if buf.len() < MAX_LINE {
+            let room = MAX_LINE - buf.len();
+            buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        let consumed = done.unwrap_or(available.len());
+        reader.consume(consumed);
+        if done.is_some() {
+            break;
+        }
+    }
+    if total > MAX_LINE {
+        return Ok(Some(Err(total)));
+    }
+    Ok(Some(Ok(String::from_utf8_lossy(&buf).into_owned())))
+}
+
+/// Speaks the protocol on stdin/stdout until `quit` or end of input.
+fn serve(spec: &str, position: Option<&str>) -> Result<(), String> {
+    let stdout = Arc::new(Mutex::new(std::io::stdout()));
+    let out = Arc::clone(&stdout);
+    let sink = Arc::new(move |reply: Reply| {
+        let text = reply.to_string();
+        let mut out = match out.lock() {
+            Ok(o) => o,
+            Err(p) => p.into_inner(),
+        };
+        // A closed stdout means the controller is gone; nothing useful is left to do.
+        if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    });
+    let mut engine = Engine::new(sink.clone());
+    if spec != "tictactoe" || position.is_some() {
+        engine.set_game(spec, position).map_err(|r| r.to_string())?;
+    }
+    // Input is read on its own thread so that a blocked read never delays search output.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(std::io::stdin().take(u64::MAX));
+        loop {
+            match read_bounded_line(&mut reader) {
+                Ok(Some(line)) => {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+                Ok(None) | Err(_) => break,
+            }
+        }
+    });
+    for line in rx {
+        match line {
+            Ok(text) => {
+                log::debug!("< {text}");
+                if engine.handle_line(&text) == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            Err(len) => sink(Reply::Error {
+                code: ErrorCode::Syntax,
+                message: format!("line too long ({len} bytes, the limit is {MAX_LINE})"),
+            }),
+        }
+    }
+    // End of input: like `quit`.
+    engine.stop_search();
+    Ok(())
+}

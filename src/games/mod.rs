@@ -374,3 +374,29 @@ pub fn describe_all() -> Vec<GameDescription> {
         .map(|name| dispatch(name, Describe).expect("registered"))
         .collect()
 }
+
+struct ReadPositionFile<'a> {
+    spec: &'a GameSpec,
+    text: &'a str,
+}
+
+impl GameVisitor for ReadPositionFile<'_> {
+    type Output = Result<(GameSpec, String), PositionError>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let (settings, text) = G::read_position_file(&self.spec.settings::<G>(), self.text)?;
+        let pos = G::parse_position(&settings, &text)?;
+        Ok((GameSpec::of::<G>(&settings), pos.format_position()))
+    }
+}
+
+/// Reads a start position from a file's text for the game `spec` (which the file may
+/// resize): returns the resulting spec and the canonical position string.
+///
+/// # Errors
+/// A message naming the bad spec or what is wrong in the file.
+pub fn read_position_file(spec: &str, text: &str) -> Result<(GameSpec, String), String> {
+    let spec = GameSpec::parse(spec).map_err(|e| e.to_string())?;
+    dispatch(spec.name, ReadPositionFile { spec: &spec, text })
+        .expect("spec names a registered game")
+        .map_err(|e| e.to_string())
+}

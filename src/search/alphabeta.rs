@@ -18,6 +18,7 @@ pub struct AlphaBeta<G: Game> {
     hints: Vec<i32>,
     nodes: u64,
     node_limit: Option<u64>,
+    deadline: Option<std::time::Instant>,
     seldepth: u32,
     aborted: bool,
 }
@@ -32,6 +33,7 @@ impl<G: Game> AlphaBeta<G> {
             hints: Vec::new(),
             nodes: 0,
             node_limit: None,
+            deadline: None,
             seldepth: 0,
             aborted: false,
         }
@@ -55,7 +57,11 @@ impl<G: Game> AlphaBeta<G> {
             return pos.evaluate(self.heuristic);
         }
         if self.nodes.is_multiple_of(1024)
-            && (control.stopped() || self.node_limit.is_some_and(|n| self.nodes >= n))
+            && (control.stopped()
+                || self.node_limit.is_some_and(|n| self.nodes >= n)
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.aborted = true;
         }
@@ -102,6 +108,9 @@ impl<G: Game> Searcher<G> for AlphaBeta<G> {
         let depth = fixed_depth(limits, 4);
         self.nodes = 1;
         self.node_limit = limits.nodes;
+        self.deadline = super::time::budget(limits, std::time::Duration::ZERO)
+            .hard
+            .map(|h| control.start + h);
         self.seldepth = 0;
         self.aborted = false;
         let mut moves = root_moves(pos);

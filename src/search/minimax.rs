@@ -15,6 +15,7 @@ pub struct Minimax<G: Game> {
     moves: MoveStack<G::Move>,
     nodes: u64,
     node_limit: Option<u64>,
+    deadline: Option<std::time::Instant>,
     seldepth: u32,
     aborted: bool,
 }
@@ -27,6 +28,7 @@ impl<G: Game> Minimax<G> {
             moves: MoveStack::default(),
             nodes: 0,
             node_limit: None,
+            deadline: None,
             seldepth: 0,
             aborted: false,
         }
@@ -42,7 +44,11 @@ impl<G: Game> Minimax<G> {
             return pos.evaluate(self.heuristic);
         }
         if self.nodes.is_multiple_of(1024)
-            && (control.stopped() || self.node_limit.is_some_and(|n| self.nodes >= n))
+            && (control.stopped()
+                || self.node_limit.is_some_and(|n| self.nodes >= n)
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.aborted = true;
         }
@@ -85,6 +91,9 @@ impl<G: Game> Searcher<G> for Minimax<G> {
         let depth = fixed_depth(limits, 4);
         self.nodes = 1;
         self.node_limit = limits.nodes;
+        self.deadline = super::time::budget(limits, std::time::Duration::ZERO)
+            .hard
+            .map(|h| control.start + h);
         self.seldepth = 0;
         self.aborted = false;
         let moves = root_moves(pos);

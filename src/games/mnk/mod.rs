@@ -309,6 +309,16 @@ impl Game for Mnk {
         eval::evaluate(self, heuristic)
     }
 
+    fn bench_positions() -> &'static [(&'static str, &'static str, u32)] {
+        &[
+            ("m=3 n=3 k=3", "startpos", 9),
+            ("m=4 n=4 k=4", "startpos", 8),
+            ("m=5 n=5 k=4", "startpos", 6),
+            ("m=5 n=5 k=4", "5/5/2x2/1o3/5 x", 7),
+            ("m=15 n=15 k=5", "15/15/15/15/15/15/15/7x7/6o8/15/15/15/15/15/15 x", 4),
+        ]
+    }
+
     fn move_order_hint(&self, mv: MnkMove) -> i32 {
         eval::order_hint(self, mv)
     }

@@ -1,0 +1,717 @@
+//! One engine session: options, the current game and position, and the search thread.
+//!
+//! [`Engine::handle_line`] takes one protocol line and emits [`Reply`] values through the
+//! sink it was built with; it never reads or writes stdio itself. A search runs on its
+//! own thread, so `isready` and `stop` are answered while it runs. Every bad line gets
+//! exactly one `error` reply; nothing here panics on input.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, MoveError, Side};
+use crate::games::{describe_all, dispatch, GameSpec, GameVisitor};
+use crate::protocol::{
+    Command, Dialect, ErrorCode, Go, Info, OptionDecl, OptionType, PositionSpec, QueryKind, Reply,
+};
+use crate::search::{
+    new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind,
+};
+
+/// Where replies go. Called from the input thread and the search thread.
+pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
+
+/// The engine's name and version as `id name` prints them.
+pub const ENGINE_NAME: &str = concat!("Agon ", env!("CARGO_PKG_VERSION"));
+/// `id author`.
+pub const ENGINE_AUTHOR: &str = "The Agon developers";
+
+/// Whether the caller should keep reading input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// `quit` was received: stop reading.
+    Quit,
+}
+
+/// Engine options (the `setoption` values).
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Which searcher `go` uses.
+    pub searcher: SearcherKind,
+    /// Heuristic name, or `default`.
+    pub heuristic: String,
+    /// Move ordering for alpha-beta.
+    pub ordering: bool,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Depth when `go` gives no limit.
+    pub depth: u32,
+    /// Time kept back per move, in ms.
+    pub move_overhead: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            searcher: SearcherKind::Pvs,
+            heuristic: "default".to_string(),
+            ordering: true,
+            hash_mb: 16,
+            depth: 4,
+            move_overhead: 20,
+        }
+    }
+}
+
+/// The game-specific half of a session, behind a trait object: dispatch on the game
+/// happens once per command, the search inside is monomorphised.
+trait Session: Send {
+    fn spec(&self) -> GameSpec;
+    fn side_to_move(&self) -> Option<Side>;
+    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply>;
+    fn position(&self) -> Option<String>;
+    fn legal_moves(&self) -> Option<Vec<String>>;
+    fn render(&self) -> Option<Vec<String>>;
+    fn outcome_name(&self) -> Option<&'static str>;
+    fn perft(&mut self, depth: u32, divide: bool, sink: &Sink) -> Option<()>;
+    fn eval(&self) -> Option<(i32, &'static str)>;
+    fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
+    fn new_game(&mut self);
+    fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply>;
+}
+
+struct GameSession<G: Game> {
+    start: G,
+    position: Option<G>,
+    heuristic: (&'static str, G::Heuristic),
+    searcher: Arc<Mutex<Box<dyn Searcher<G>>>>,
+    searcher_key: (SearcherKind, usize, bool, u64, &'static str),
+    default_depth: u32,
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
+    Reply::Error {
+        code,
+        message: message.into(),
+    }
+}
+
+fn resolve_heuristic<G: Game>(name: &str) -> Result<(&'static str, G::Heuristic), String> {
+    let table = G::heuristics();
+    if name.eq_ignore_ascii_case("default") {
+        return Ok(table[0]);
+    }
+    table
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .copied()
+        .ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|h| h.0).collect();
+            format!(
+                "'{name}' is not a heuristic of {} (known: default, {})",
+                G::NAME,
+                names.join(", ")
+            )
+        })
+}
+
+impl<G: Game> GameSession<G> {
+    fn new(start: G, options: &EngineOptions) -> Result<Self, String> {
+        let heuristic = resolve_heuristic::<G>(&options.heuristic)?;
+        let searcher = Self::build(options, heuristic.1);
+        Ok(GameSession {
+            position: Some(start.clone()),
+            start,
+            heuristic,
+            searcher: Arc::new(Mutex::new(searcher)),
+            searcher_key: Self::key(options, heuristic.0),
+            default_depth: options.depth,
+        })
+    }
+
+    fn key(options: &EngineOptions, heuristic: &'static str) -> (SearcherKind, usize, bool, u64, &'static str) {
+        (
+            options.searcher,
+            options.hash_mb,
+            options.ordering,
+            options.move_overhead,
+            heuristic,
+        )
+    }
+
+    fn build(options: &EngineOptions, heuristic: G::Heuristic) -> Box<dyn Searcher<G>> {
+        new_searcher::<G>(
+            options.searcher,
+            &SearchOptions {
+                heuristic,
+                ordering: options.ordering,
+                hash_mb: options.hash_mb,
+                default_depth: options.depth,
+                move_overhead: Duration::from_millis(options.move_overhead),
+            },
+        )
+    }
+
+    /// Formats a line of moves starting at `pos`.
+    fn format_line(pos: &G, line: &[G::Move]) -> Vec<String> {
+        let mut p = pos.clone();
+        let mut out = Vec::with_capacity(line.len());
+        for &mv in line {
+            out.push(p.format_move(mv));
+            p.make_move(mv);
+        }
+        out
+    }
+}
+
+fn move_error_reply(index: usize, text: &str, err: &MoveError) -> Reply {
+    let code = match err {
+        MoveError::Syntax { .. } => ErrorCode::Syntax,
+        MoveError::Illegal { .. } => ErrorCode::IllegalMove,
+    };
+    error(code, format!("move {} of the list ({text}): {err}", index + 1))
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn spec(&self) -> GameSpec {
+        GameSpec::of::<G>(self.start.settings_of())
+    }
+
+    fn side_to_move(&self) -> Option<Side> {
+        self.position.as_ref().map(|p| p.side_to_move())
+    }
+
+    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply> {
+        // Whatever happens, the old position is gone: a failed `position` leaves none.
+        self.position = None;
+        let mut pos = match position {
+            PositionSpec::StartPos => self.start.clone(),
+            PositionSpec::Fen(text) => G::parse_position(self.start.settings_of(), text)
+                .map_err(|e| error(ErrorCode::BadPosition, e.to_string()))?,
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| move_error_reply(i, text, &e))?;
+            pos.make_move(mv);
+        }
+        self.position = Some(pos);
+        Ok(())
+    }
+
+    fn position(&self) -> Option<String> {
+        self.position.as_ref().map(|p| p.format_position())
+    }
+
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        let pos = self.position.as_ref()?;
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        Some(moves.into_iter().map(|m| pos.format_move(m)).collect())
+    }
+
+    fn render(&self) -> Option<Vec<String>> {
+        self.position.as_ref().map(|p| p.render())
+    }
+
+    fn outcome_name(&self) -> Option<&'static str> {
+        let pos = self.position.as_ref()?;
+        Some(pos.outcome().map_or("none", |o| o.protocol_name()))
+    }
+
+    fn perft(&mut self, depth: u32, divide: bool, sink: &Sink) -> Option<()> {
+        let mut pos = self.position.clone()?;
+        let start = Instant::now();
+        let nodes = if divide {
+            let mut total = 0;
+            for (mv, count) in crate::perft::divide(&mut pos, depth) {
+                total += count;
+                sink(Reply::Divide { mv, nodes: count });
+            }
+            if depth == 0 {
+                1
+            } else {
+                total
+            }
+        } else {
+            crate::perft::perft(&mut pos, depth)
+        };
+        let elapsed = start.elapsed();
+        let time_ms = elapsed.as_millis() as u64;
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        sink(Reply::Perft {
+            depth,
+            nodes,
+            time_ms,
+            nps,
+        });
+        Some(())
+    }
+
+    fn eval(&self) -> Option<(i32, &'static str)> {
+        let pos = self.position.as_ref()?;
+        Some((pos.evaluate(self.heuristic.1), self.heuristic.0))
+    }
+
+    fn configure(&mut self, options: &EngineOptions) -> Result<(), String> {
+        let heuristic = resolve_heuristic::<G>(&options.heuristic)?;
+        let key = Self::key(options, heuristic.0);
+        if key != self.searcher_key {
+            self.searcher = Arc::new(Mutex::new(Self::build(options, heuristic.1)));
+            self.searcher_key = key;
+        }
+        self.heuristic = heuristic;
+        self.default_depth = options.depth;
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        if let Ok(mut s) = self.searcher.lock() {
+            s.clear();
+        }
+        self.position = Some(self.start.clone());
+    }
+
+    fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply> {
+        let pos = self
+            .position
+            .clone()
+            .ok_or_else(|| error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first"))?;
+        if limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+            && !limits.infinite
+        {
+            limits.depth = Some(self.default_depth);
+        }
+        let searcher = Arc::clone(&self.searcher);
+        let default_depth = self.default_depth;
+        std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let mut pos = pos;
+                let root = pos.clone();
+                let control = Control::new(&stop);
+                let fixed_depth_limits = Limits {
+                    depth: Some(limits.depth.unwrap_or(default_depth)),
+                    ..limits.clone()
+                };
+                let result = {
+                    let mut searcher = match searcher.lock() {
+                        Ok(s) => s,
+                        Err(poisoned) => poisoned.into_inner(),
+                    };
+                    // Fixed-depth searchers search to the given depth or the Depth option.
+                    let limits = if searcher.name() == "pvs" { &limits } else { &fixed_depth_limits };
+                    let mut on_info = |info: &crate::search::SearchInfo<G::Move>| {
+                        let ms = info.elapsed.as_millis() as u64;
+                        sink(Reply::Info(Info {
+                            depth: Some(info.depth),
+                            seldepth: Some(info.seldepth),
+                            score: Some(info.score),
+                            nodes: Some(info.nodes),
+                            nps: Some((info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64),
+                            time: Some(ms),
+                            hashfull: info.hashfull,
+                            pv: Self::format_line(&root, &info.pv),
+                            string: None,
+                        }));
+                    };
+                    searcher.search(&mut pos, limits, &control, &mut on_info)
+                };
+                // `go infinite` answers only after `stop`, as UCI requires.
+                if limits.infinite {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+                let best = result.best.map(|mv| root.format_move(mv));
+                if best.is_none() {
+                    let why = root.outcome().map_or("no legal move", |o| o.protocol_name());
+                    sink(Reply::Info(Info {
+                        string: Some(format!("game over: {why}")),
+                        ..Info::default()
+                    }));
+                }
+                sink(Reply::BestMove(best));
+            })
+            .map_err(|e| error(ErrorCode::Busy, format!("cannot start the search thread: {e}")))
+    }
+}
+
+struct NewSession<'a> {
+    spec: &'a GameSpec,
+    options: &'a EngineOptions,
+    position: Option<&'a str>,
+}
+
+impl GameVisitor for NewSession<'_> {
+    type Output = Result<Box<dyn Session>, Reply>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let settings = self.spec.settings::<G>();
+        let start = match self.position {
+            None => G::start(&settings),
+            Some(text) => G::parse_position(&settings, text)
+                .map_err(|e| error(ErrorCode::BadPosition, e.to_string()))?,
+        };
+        let session = GameSession::new(start, self.options)
+            .map_err(|m| error(ErrorCode::BadValue, m))?;
+        Ok(Box::new(session))
+    }
+}
+
+fn new_session(spec: &GameSpec, options: &EngineOptions, position: Option<&str>) -> Result<Box<dyn Session>, Reply> {
+    dispatch(spec.name, NewSession { spec, options, position })
+        .unwrap_or_else(|| Err(error(ErrorCode::UnknownGame, format!("unknown game '{}'", spec.name))))
+}
+
+struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// An engine: options, a game session and at most one running search.
+pub struct Engine {
+    sink: Sink,
+    options: EngineOptions,
+    session: Box<dyn Session>,
+    search: Option<RunningSearch>,
+}
+
+/// The options the engine advertises, in handshake order.
+pub fn option_declarations() -> Vec<OptionDecl> {
+    let d = EngineOptions::default();
+    vec![
+        OptionDecl {
+            name: "Game".into(),
+            kind: OptionType::String {
+                default: "tictactoe".into(),
+            },
+        },
+        OptionDecl {
+            name: "Searcher".into(),
+            kind: OptionType::Combo {
+                default: d.searcher.name().into(),
+                vars: SearcherKind::ALL.iter().map(|k| k.name().to_string()).collect(),
+            },
+        },
+        OptionDecl {
+            name: "Heuristic".into(),
+            kind: OptionType::String {
+                default: d.heuristic.clone(),
+            },
+        },
+        OptionDecl {
+            name: "Ordering".into(),
+            kind: OptionType::Check { default: d.ordering },
+        },
+        OptionDecl {
+            name: "Hash".into(),
+            kind: OptionType::Spin {
+                default: d.hash_mb as i64,
+                min: 1,
+                max: 4096,
+            },
+        },
+        OptionDecl {
+            name: "Depth".into(),
+            kind: OptionType::Spin {
+                default: d.depth as i64,
+                min: 1,
+                max: 64,
+            },
+        },
+        OptionDecl {
+            name: "MoveOverhead".into(),
+            kind: OptionType::Spin {
+                default: d.move_overhead as i64,
+                min: 0,
+                max: 5000,
+            },
+        },
+    ]
+}
+
+fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Reply> {
+    let text = value.unwrap_or("").trim();
+    let v: i64 = text
+        .parse()
+        .map_err(|_| error(ErrorCode::BadValue, format!("option {name}: '{text}' is not an integer")))?;
+    if v < min || v > max {
+        return Err(error(ErrorCode::BadValue, format!("option {name}: {v} is outside {min}..{max}")));
+    }
+    Ok(v)
+}
+
+impl Engine {
+    /// An engine playing tic-tac-toe from the start, with default options.
+    pub fn new(sink: Sink) -> Engine {
+        let options = EngineOptions::default();
+        let spec = GameSpec::parse("tictactoe").expect("built-in game");
+        let session = new_session(&spec, &options, None).expect("built-in game");
+        Engine {
+            sink,
+            options,
+            session,
+            search: None,
+        }
+    }
+
+    /// Switches to the game `spec`, with `position` as its start position if given.
+    ///
+    /// # Errors
+    /// The error reply for an unknown game, bad parameters or a bad position.
+    pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), Reply> {
+        let spec = GameSpec::parse(spec).map_err(|e| {
+            let code = match e {
+                crate::games::SpecError::UnknownGame { .. } | crate::games::SpecError::Empty { .. } => ErrorCode::UnknownGame,
+                _ => ErrorCode::BadValue,
+            };
+            error(code, format!("option Game: {e}"))
+        })?;
+        let mut options = self.options.clone();
+        if resolve_heuristic_any(&spec, &options.heuristic).is_err() {
+            options.heuristic = "default".into();
+        }
+        self.session = new_session(&spec, &options, position)?;
+        self.options = options;
+        Ok(())
+    }
+
+    fn emit(&self, reply: Reply) {
+        (self.sink)(reply);
+    }
+
+    fn is_searching(&mut self) -> bool {
+        match &self.search {
+            Some(s) if s.handle.is_finished() => {
+                let s = self.search.take().expect("checked");
+                let _ = s.handle.join();
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// Stops a running search and waits until its `bestmove` has been emitted.
+    pub fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.stop.store(true, Ordering::Relaxed);
+            let _ = s.handle.join();
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match line.parse::<Command>() {
+            Ok(command) => self.handle(command),
+            Err(crate::protocol::ParseError::Empty) => Flow::Continue,
+            Err(e) => {
+                self.emit(error(e.code(), e.to_string()));
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Handles one parsed command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        let busy = self.is_searching();
+        match command {
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::IsReady => self.emit(Reply::ReadyOk),
+            Command::Stop => self.stop_search(),
+            Command::Debug(_) => {}
+            Command::Hello(dialect) => {
+                self.emit(Reply::Id {
+                    field: "name".into(),
+                    value: ENGINE_NAME.into(),
+                });
+                self.emit(Reply::Id {
+                    field: "author".into(),
+                    value: ENGINE_AUTHOR.into(),
+                });
+                for decl in option_declarations() {
+                    self.emit(Reply::Option(decl));
+                }
+                self.emit(Reply::HelloOk(dialect));
+                if dialect == Dialect::Tei {
+                    self.emit(error(ErrorCode::UnknownGame, "Tak is not available yet in this build"));
+                }
+            }
+            _ if busy => {
+                self.emit(error(ErrorCode::Busy, "a search is running: send 'stop' first"));
+            }
+            Command::PonderHit => self.emit(error(ErrorCode::Unsupported, "pondering is not supported")),
+            Command::SetOption { name, value } => {
+                if let Err(reply) = self.set_option(&name, value.as_deref()) {
+                    self.emit(reply);
+                }
+            }
+            Command::NewGame { size, .. } => {
+                if size.is_some() {
+                    self.emit(error(ErrorCode::UnknownGame, "teinewgame: Tak is not available yet in this build"));
+                }
+                self.session.new_game();
+            }
+            Command::Position { position, moves } => {
+                if let Err(reply) = self.session.set_position(&position, &moves) {
+                    self.emit(reply);
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Query(kind) => self.query(kind),
+            Command::Perft { depth, divide } => {
+                let sink = Arc::clone(&self.sink);
+                if self.session.perft(depth, divide, &sink).is_none() {
+                    self.emit(no_position());
+                }
+            }
+            Command::Moves => match self.session.legal_moves() {
+                Some(moves) => self.emit(Reply::Moves(moves)),
+                None => self.emit(no_position()),
+            },
+            Command::Show => match self.session.render() {
+                Some(lines) => {
+                    for line in lines {
+                        self.emit(Reply::Board(line));
+                    }
+                    self.emit(Reply::ShowOk);
+                }
+                None => self.emit(no_position()),
+            },
+            Command::Games => {
+                for g in describe_all() {
+                    let params: Vec<String> = g
+                        .params
+                        .iter()
+                        .map(|p| format!("{}={}..{}:{}", p.name, p.min, p.max, p.default))
+                        .collect();
+                    self.emit(Reply::Game(format!(
+                        "{} heuristics {} params {}",
+                        g.name,
+                        g.heuristics.join(","),
+                        params.join(" ")
+                    )));
+                }
+                self.emit(Reply::GamesOk);
+            }
+            Command::Eval => match self.session.eval() {
+                Some((cp, heuristic)) => self.emit(Reply::Eval {
+                    cp,
+                    heuristic: heuristic.into(),
+                }),
+                None => self.emit(no_position()),
+            },
+        }
+        Flow::Continue
+    }
+
+    fn query(&mut self, kind: QueryKind) {
+        let reply = match kind {
+            QueryKind::Game => Some(self.session.spec().to_string()),
+            QueryKind::Position => self.session.position(),
+            QueryKind::Result => self.session.outcome_name().map(str::to_string),
+            QueryKind::GameOver => self.session.outcome_name().map(|o| (o != "none").to_string()),
+            QueryKind::P1Turn => self.session.side_to_move().map(|s| (s == Side::First).to_string()),
+        };
+        match reply {
+            Some(text) => self.emit(Reply::Response(text)),
+            None => self.emit(no_position()),
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        let Some(side) = self.session.side_to_move() else {
+            self.emit(no_position());
+            return;
+        };
+        let ms = Duration::from_millis;
+        let (time, inc) = match side {
+            Side::First => (go.p1time, go.p1inc),
+            Side::Second => (go.p2time, go.p2inc),
+        };
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(ms),
+            clock: time.map(|t| Clock {
+                time: ms(t),
+                increment: ms(inc.unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            }),
+            infinite: go.infinite,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        match self.session.go(limits, Arc::clone(&stop), Arc::clone(&self.sink)) {
+            Ok(handle) => self.search = Some(RunningSearch { stop, handle }),
+            Err(reply) => self.emit(reply),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Reply> {
+        let lower = name.trim().to_ascii_lowercase();
+        let mut options = self.options.clone();
+        match lower.as_str() {
+            "game" => return self.set_game(value.unwrap_or(""), None),
+            "searcher" => {
+                let text = value.unwrap_or("").trim();
+                options.searcher = SearcherKind::from_name(text).ok_or_else(|| {
+                    error(ErrorCode::BadValue, format!("option Searcher: '{text}' is not one of pvs, alphabeta, minimax"))
+                })?;
+            }
+            "heuristic" => options.heuristic = value.unwrap_or("").trim().to_string(),
+            "ordering" => {
+                let text = value.unwrap_or("").trim().to_ascii_lowercase();
+                options.ordering = match text.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(error(ErrorCode::BadValue, format!("option Ordering: '{text}' is not true or false"))),
+                };
+            }
+            "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
+            "depth" => options.depth = parse_spin("Depth", value, 1, 64)? as u32,
+            "moveoverhead" => options.move_overhead = parse_spin("MoveOverhead", value, 0, 5000)? as u64,
+            _ => {
+                return Err(error(
+                    ErrorCode::UnknownOption,
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, Depth, MoveOverhead)", name.trim()),
+                ))
+            }
+        }
+        self.session
+            .configure(&options)
+            .map_err(|m| error(ErrorCode::BadValue, format!("option Heuristic: {m}")))?;
+        self.options = options;
+        Ok(())
+    }
+}
+
+fn no_position() -> Reply {
+    error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first")
+}
+
+struct HeuristicCheck<'a>(&'a str);
+impl GameVisitor for HeuristicCheck<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: Game>(self) -> Self::Output {
+        resolve_heuristic::<G>(self.0).map(|_| ())
+    }
+}
+
+fn resolve_heuristic_any(spec: &GameSpec, name: &str) -> Result<(), String> {
+    dispatch(spec.name, HeuristicCheck(name)).unwrap_or(Ok(()))
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}

@@ -1,0 +1,250 @@
+//! The real `agon` binary driven through the protocol: a full game, `stop` and `isready`
+//! during a search, every error case, end of input, and every example in protocol.md.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::EngineProcess;
+
+const SEC: Duration = Duration::from_secs(1);
+
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().expect("a line");
+    last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("not a bestmove: {last}")).to_string()
+}
+
+#[test]
+fn handshake_lists_id_options_and_ends_with_ugiok() {
+    let mut e = EngineProcess::start();
+    e.send("ugi");
+    let lines = e.until("ugiok", 5 * SEC);
+    assert!(lines[0].starts_with("id name Agon"));
+    assert_eq!(lines[1], "id author The Agon developers");
+    assert!(lines.iter().any(|l| l.starts_with("option name Game type string default tictactoe")));
+    assert!(lines.iter().any(|l| l == "option name Searcher type combo default pvs var pvs var alphabeta var minimax"));
+    e.send("uci");
+    assert_eq!(e.until("uciok", 5 * SEC).last().unwrap(), "uciok");
+}
+
+#[test]
+fn full_tic_tac_toe_game_between_two_searchers_is_a_draw() {
+    // The engine plays both sides, re-stating the whole game each move as a GUI would;
+    // x uses pvs with a clock, o uses alpha-beta at depth 9: perfect play draws.
+    let mut e = EngineProcess::start();
+    e.ask("uginewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..9 {
+        let searcher = if ply % 2 == 0 { "pvs" } else { "alphabeta" };
+        assert!(e.ask(&format!("setoption name Searcher value {searcher}")).is_empty());
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        assert!(e.ask(&position).is_empty());
+        assert_eq!(e.ask("query gameover"), vec!["response false"]);
+        let turn = if ply % 2 == 0 { "true" } else { "false" };
+        assert_eq!(e.ask("query p1turn"), vec![format!("response {turn}")]);
+        e.send("go p1time 5000 p2time 5000 p1inc 100 p2inc 100 depth 9");
+        let lines = e.until("bestmove", 10 * SEC);
+        assert!(lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+        moves.push(bestmove(&lines));
+    }
+    e.ask(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(e.ask("query gameover"), vec!["response true"]);
+    assert_eq!(e.ask("query result"), vec!["response draw"]);
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 5 * SEC);
+    assert_eq!(lines.last().unwrap(), "bestmove none");
+}
+
+#[test]
+fn stop_during_go_infinite_gives_exactly_one_bestmove_quickly() {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=9 n=9 k=5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // isready is answered while the search runs.
+    e.send("isready");
+    let lines = e.until("readyok", 2 * SEC);
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    let sent = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", 2 * SEC);
+    let latency = sent.elapsed();
+    assert!(latency < Duration::from_millis(200), "stop took {latency:?}");
+    assert_ne!(bestmove(&lines), "none");
+    // No second bestmove follows.
+    e.send("isready");
+    assert_eq!(e.line(2 * SEC), "readyok");
+    // A stop while idle is ignored.
+    e.send("stop");
+    e.send("isready");
+    assert_eq!(e.line(2 * SEC), "readyok");
+}
+
+#[test]
+fn go_movetime_answers_in_time() {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=15 n=15 k=5");
+    let sent = Instant::now();
+    e.send("go movetime 300");
+    let lines = e.until("bestmove", 3 * SEC);
+    let took = sent.elapsed();
+    assert!(took >= Duration::from_millis(250) && took < Duration::from_millis(600), "{took:?}");
+    assert_ne!(bestmove(&lines), "none");
+}
+
+#[test]
+fn errors_name_what_was_wrong_and_the_engine_stays_alive() {
+    let mut e = EngineProcess::start();
+    let cases: &[(&str, &str)] = &[
+        ("foo bar", "error unknown-command"),
+        ("go depth x", "error syntax"),
+        ("go movetime", "error syntax"),
+        ("position nowhere", "error syntax"),
+        ("setoption name Nope value 1", "error unknown-option"),
+        ("setoption name Hash value lots", "error bad-value"),
+        ("setoption name Hash value 0", "error bad-value"),
+        ("setoption name Searcher value random", "error bad-value"),
+        ("setoption name Game value chess", "error unknown-game"),
+        ("setoption name Game value mnk k=9", "error bad-value"),
+        ("setoption name Game value mnk q=1", "error bad-value"),
+        ("setoption name Heuristic value psychic", "error bad-value"),
+        ("position fen 3/3/3 q", "error bad-position"),
+        ("position fen 4/3/3 x", "error bad-position"),
+        ("position fen xx1/3/3 x", "error bad-position"),
+        ("position startpos moves b2 b2", "error illegal-move"),
+        ("position startpos moves b2 z9", "error illegal-move"),
+        ("position startpos moves b2 2b", "error syntax"),
+        ("query nothing", "error syntax"),
+        ("ponderhit", "error unsupported"),
+    ];
+    for (line, expected) in cases {
+        let replies = e.ask(line);
+        assert_eq!(replies.len(), 1, "{line}: {replies:?}");
+        assert!(replies[0].starts_with(expected), "{line}: {replies:?}");
+        assert!(replies[0].len() > expected.len() + 5, "{line}: the error must say why: {replies:?}");
+    }
+    // After a bad move list the engine has no position and refuses to guess one.
+    e.ask("position startpos moves a1 a1");
+    assert_eq!(e.ask("go depth 2").len(), 1);
+    e.ask("position startpos moves a1 a1");
+    let replies = e.ask("go depth 2");
+    assert!(replies[0].starts_with("error no-position"), "{replies:?}");
+    assert!(e.ask("moves")[0].starts_with("error no-position"));
+    // A good position brings it back.
+    assert!(e.ask("position startpos moves a1").is_empty());
+    assert_eq!(e.ask("moves"), vec!["moves b1 c1 a2 b2 c2 a3 b3 c3"]);
+}
+
+#[test]
+fn commands_during_a_search_are_refused_as_busy() {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=9 n=9 k=5");
+    e.send("go infinite");
+    for line in ["go depth 1", "position startpos", "setoption name Hash value 1", "perft 1"] {
+        e.send(line);
+        let reply = e.line(2 * SEC);
+        assert!(reply.starts_with("error busy"), "{line}: {reply}");
+    }
+    e.send("stop");
+    e.until("bestmove", 2 * SEC);
+}
+
+#[test]
+fn end_of_input_ends_the_engine_cleanly_even_mid_search() {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=9 n=9 k=5");
+    e.send("go infinite");
+    e.close_stdin();
+    let status = e.wait_exit(3 * SEC).expect("agon exits at end of input");
+    assert!(status.success());
+    let mut e = EngineProcess::start();
+    e.send("quit");
+    assert!(e.wait_exit(3 * SEC).expect("quit exits").success());
+}
+
+#[test]
+fn crlf_tabs_blank_lines_and_overlong_lines_are_handled() {
+    let mut e = EngineProcess::start();
+    e.send_raw(b"\r\n\n  \tisready \r\n");
+    assert_eq!(e.line(2 * SEC), "readyok");
+    e.send_raw(b"position\tstartpos   moves b2\r\n");
+    e.send("query position");
+    assert_eq!(e.line(2 * SEC), "response 3/1x1/3 o");
+    let long = "x".repeat(100_000);
+    e.send(&long);
+    let reply = e.line(2 * SEC);
+    assert!(reply.starts_with("error syntax line too long"), "{reply}");
+    e.send("isready");
+    assert_eq!(e.line(2 * SEC), "readyok");
+}
+
+#[test]
+fn perft_divide_and_board_and_games() {
+    let mut e = EngineProcess::start();
+    let lines = e.ask("perft 2 divide");
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[0], "divide a1 8");
+    assert!(lines[9].starts_with("perft depth 2 nodes 72 time "), "{}", lines[9]);
+    let lines = e.ask("show");
+    assert_eq!(lines.last().unwrap(), "showok");
+    assert!(lines.iter().any(|l| l.contains("a b c")), "{lines:?}");
+    let lines = e.ask("games");
+    assert!(lines.iter().any(|l| l.starts_with("game mnk heuristics ")));
+    assert_eq!(lines.last().unwrap(), "gamesok");
+    assert_eq!(e.ask("query game"), vec!["response mnk m=3 n=3 k=3"]);
+}
+
+#[test]
+fn position_file_sets_the_start_position() {
+    let dir = std::env::temp_dir().join(format!("agon-posfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("board.txt");
+    std::fs::write(&path, "# a 4x4 k=3 middle game\nx3/1o2/4/4 x\n").unwrap();
+    let mut e = EngineProcess::start_with(&["--game", "mnk m=4 n=4 k=3", "--position-file", path.to_str().unwrap()]);
+    assert_eq!(e.ask("query position"), vec!["response x3/1o2/4/4 x"]);
+    e.ask("position startpos moves a1");
+    assert_eq!(e.ask("query position"), vec!["response x3/1o2/4/x3 o"]);
+    std::fs::write(&path, "x3/1o2/4 x\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--game", "mnk m=4 n=4 k=3", "--position-file", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("3 rows"), "{err}");
+}
+
+#[test]
+fn every_example_in_protocol_md_holds() {
+    let text = std::fs::read_to_string("protocol.md").expect("protocol.md");
+    let exchanges = agon::protocol::examples::parse_examples(&text);
+    assert!(exchanges.len() >= 10, "protocol.md should have many examples");
+    for (n, exchange) in exchanges.iter().enumerate() {
+        let mut e = EngineProcess::start();
+        let mut expected = Vec::new();
+        for step in &exchange.steps {
+            match step {
+                agon::protocol::examples::Step::Send(line) => {
+                    check_replies(&mut e, &mut expected, n);
+                    e.send(line);
+                }
+                agon::protocol::examples::Step::Expect(line) => expected.push(line.clone()),
+            }
+        }
+        check_replies(&mut e, &mut expected, n);
+    }
+}
+
+fn check_replies(e: &mut EngineProcess, expected: &mut Vec<String>, n: usize) {
+    for want in expected.drain(..) {
+        let got = e.line(10 * SEC);
+        match want.strip_suffix('…') {
+            Some(prefix) => assert!(got.starts_with(prefix.trim_end()), "example {n}: wanted {want:?}, got {got:?}"),
+            None => assert_eq!(got, want, "example {n}"),
+        }
+    }
+}
