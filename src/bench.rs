@@ -30,7 +30,8 @@ impl GameVisitor for BenchGame<'_> {
     fn visit<G: Game>(self) -> Self::Output {
         let mut totals = BenchTotals::default();
         for &(params, position, depth) in G::bench_positions() {
-            let spec = GameSpec::parse(&format!("{} {params}", G::NAME)).map_err(|e| e.to_string())?;
+            let spec =
+                GameSpec::parse(&format!("{} {params}", G::NAME)).map_err(|e| e.to_string())?;
             let settings = spec.settings::<G>();
             let mut pos = if position == "startpos" {
                 G::start(&settings)
@@ -47,11 +48,18 @@ impl GameVisitor for BenchGame<'_> {
             let mut searcher = new_searcher::<G>(self.kind, &options);
             let stop = AtomicBool::new(false);
             let start = Instant::now();
-            let result = searcher.search(&mut pos, &Limits::depth(depth), &Control::new(&stop), &mut |_| {});
+            let result = searcher.search(
+                &mut pos,
+                &Limits::depth(depth),
+                &Control::new(&stop),
+                &mut |_| {},
+            );
             let elapsed = start.elapsed();
             totals.nodes += result.nodes;
             totals.elapsed += elapsed;
-            let best = result.best.map_or("none".to_string(), |m| pos.format_move(m));
+            let best = result
+                .best
+                .map_or("none".to_string(), |m| pos.format_move(m));
             let _ = writeln!(
                 self.report,
                 "{:<28} {:<40} depth {:>2} nodes {:>10} time {:>6} ms  best {}",
@@ -80,14 +88,27 @@ pub fn nps(totals: BenchTotals) -> u64 {
 pub fn run_bench(only: &[String], kind: SearcherKind) -> Result<String, String> {
     for name in only {
         if !GAME_NAMES.contains(&name.as_str()) {
-            return Err(format!("unknown game '{name}' (games: {})", GAME_NAMES.join(", ")));
+            return Err(format!(
+                "unknown game '{name}' (games: {})",
+                GAME_NAMES.join(", ")
+            ));
         }
     }
     let mut report = String::new();
     let mut all = BenchTotals::default();
     let mut per_game = Vec::new();
-    for name in GAME_NAMES.iter().filter(|n| only.is_empty() || only.iter().any(|o| o == *n)) {
-        let totals = dispatch(name, BenchGame { kind, report: &mut report }).expect("registered")?;
+    for name in GAME_NAMES
+        .iter()
+        .filter(|n| only.is_empty() || only.iter().any(|o| o == *n))
+    {
+        let totals = dispatch(
+            name,
+            BenchGame {
+                kind,
+                report: &mut report,
+            },
+        )
+        .expect("registered")?;
         all.nodes += totals.nodes;
         all.elapsed += totals.elapsed;
         per_game.push((name, totals));

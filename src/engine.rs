@@ -15,9 +15,7 @@ use crate::games::{describe_all, dispatch, GameSpec, GameVisitor};
 use crate::protocol::{
     Command, Dialect, ErrorCode, Go, Info, OptionDecl, OptionType, PositionSpec, QueryKind, Reply,
 };
-use crate::search::{
-    new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind,
-};
+use crate::search::{new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind};
 
 /// Where replies go. Called from the input thread and the search thread.
 pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
@@ -80,7 +78,12 @@ trait Session: Send {
     fn eval(&self) -> Option<(i32, &'static str)>;
     fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
     fn new_game(&mut self);
-    fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply>;
+    fn go(
+        &mut self,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, Reply>;
 }
 
 struct GameSession<G: Game> {
@@ -132,7 +135,10 @@ impl<G: Game> GameSession<G> {
         })
     }
 
-    fn key(options: &EngineOptions, heuristic: &'static str) -> (SearcherKind, usize, bool, u64, &'static str) {
+    fn key(
+        options: &EngineOptions,
+        heuristic: &'static str,
+    ) -> (SearcherKind, usize, bool, u64, &'static str) {
         (
             options.searcher,
             options.hash_mb,
@@ -172,7 +178,10 @@ fn move_error_reply(index: usize, text: &str, err: &MoveError) -> Reply {
         MoveError::Syntax { .. } => ErrorCode::Syntax,
         MoveError::Illegal { .. } => ErrorCode::IllegalMove,
     };
-    error(code, format!("move {} of the list ({text}): {err}", index + 1))
+    error(
+        code,
+        format!("move {} of the list ({text}): {err}", index + 1),
+    )
 }
 
 impl<G: Game> Session for GameSession<G> {
@@ -275,11 +284,18 @@ impl<G: Game> Session for GameSession<G> {
         self.position = Some(self.start.clone());
     }
 
-    fn go(&mut self, mut limits: Limits, stop: Arc<AtomicBool>, sink: Sink) -> Result<JoinHandle<()>, Reply> {
-        let pos = self
-            .position
-            .clone()
-            .ok_or_else(|| error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first"))?;
+    fn go(
+        &mut self,
+        mut limits: Limits,
+        stop: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, Reply> {
+        let pos = self.position.clone().ok_or_else(|| {
+            error(
+                ErrorCode::NoPosition,
+                "no valid position: send a correct 'position' command first",
+            )
+        })?;
         if limits.depth.is_none()
             && limits.nodes.is_none()
             && limits.movetime.is_none()
@@ -306,7 +322,11 @@ impl<G: Game> Session for GameSession<G> {
                         Err(poisoned) => poisoned.into_inner(),
                     };
                     // Fixed-depth searchers search to the given depth or the Depth option.
-                    let limits = if searcher.name() == "pvs" { &limits } else { &fixed_depth_limits };
+                    let limits = if searcher.name() == "pvs" {
+                        &limits
+                    } else {
+                        &fixed_depth_limits
+                    };
                     let mut on_info = |info: &crate::search::SearchInfo<G::Move>| {
                         let ms = info.elapsed.as_millis() as u64;
                         sink(Reply::Info(Info {
@@ -314,7 +334,9 @@ impl<G: Game> Session for GameSession<G> {
                             seldepth: Some(info.seldepth),
                             score: Some(info.score),
                             nodes: Some(info.nodes),
-                            nps: Some((info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64),
+                            nps: Some(
+                                (info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64,
+                            ),
                             time: Some(ms),
                             hashfull: info.hashfull,
                             pv: Self::format_line(&root, &info.pv),
@@ -331,7 +353,9 @@ impl<G: Game> Session for GameSession<G> {
                 }
                 let best = result.best.map(|mv| root.format_move(mv));
                 if best.is_none() {
-                    let why = root.outcome().map_or("no legal move", |o| o.protocol_name());
+                    let why = root
+                        .outcome()
+                        .map_or("no legal move", |o| o.protocol_name());
                     sink(Reply::Info(Info {
                         string: Some(format!("game over: {why}")),
                         ..Info::default()
@@ -339,7 +363,12 @@ impl<G: Game> Session for GameSession<G> {
                 }
                 sink(Reply::BestMove(best));
             })
-            .map_err(|e| error(ErrorCode::Busy, format!("cannot start the search thread: {e}")))
+            .map_err(|e| {
+                error(
+                    ErrorCode::Busy,
+                    format!("cannot start the search thread: {e}"),
+                )
+            })
     }
 }
 
@@ -358,15 +387,31 @@ impl GameVisitor for NewSession<'_> {
             Some(text) => G::parse_position(&settings, text)
                 .map_err(|e| error(ErrorCode::BadPosition, e.to_string()))?,
         };
-        let session = GameSession::new(start, self.options)
-            .map_err(|m| error(ErrorCode::BadValue, m))?;
+        let session =
+            GameSession::new(start, self.options).map_err(|m| error(ErrorCode::BadValue, m))?;
         Ok(Box::new(session))
     }
 }
 
-fn new_session(spec: &GameSpec, options: &EngineOptions, position: Option<&str>) -> Result<Box<dyn Session>, Reply> {
-    dispatch(spec.name, NewSession { spec, options, position })
-        .unwrap_or_else(|| Err(error(ErrorCode::UnknownGame, format!("unknown game '{}'", spec.name))))
+fn new_session(
+    spec: &GameSpec,
+    options: &EngineOptions,
+    position: Option<&str>,
+) -> Result<Box<dyn Session>, Reply> {
+    dispatch(
+        spec.name,
+        NewSession {
+            spec,
+            options,
+            position,
+        },
+    )
+    .unwrap_or_else(|| {
+        Err(error(
+            ErrorCode::UnknownGame,
+            format!("unknown game '{}'", spec.name),
+        ))
+    })
 }
 
 struct RunningSearch {
@@ -396,7 +441,10 @@ pub fn option_declarations() -> Vec<OptionDecl> {
             name: "Searcher".into(),
             kind: OptionType::Combo {
                 default: d.searcher.name().into(),
-                vars: SearcherKind::ALL.iter().map(|k| k.name().to_string()).collect(),
+                vars: SearcherKind::ALL
+                    .iter()
+                    .map(|k| k.name().to_string())
+                    .collect(),
             },
         },
         OptionDecl {
@@ -407,7 +455,9 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         },
         OptionDecl {
             name: "Ordering".into(),
-            kind: OptionType::Check { default: d.ordering },
+            kind: OptionType::Check {
+                default: d.ordering,
+            },
         },
         OptionDecl {
             name: "Hash".into(),
@@ -438,11 +488,17 @@ pub fn option_declarations() -> Vec<OptionDecl> {
 
 fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Reply> {
     let text = value.unwrap_or("").trim();
-    let v: i64 = text
-        .parse()
-        .map_err(|_| error(ErrorCode::BadValue, format!("option {name}: '{text}' is not an integer")))?;
+    let v: i64 = text.parse().map_err(|_| {
+        error(
+            ErrorCode::BadValue,
+            format!("option {name}: '{text}' is not an integer"),
+        )
+    })?;
     if v < min || v > max {
-        return Err(error(ErrorCode::BadValue, format!("option {name}: {v} is outside {min}..{max}")));
+        return Err(error(
+            ErrorCode::BadValue,
+            format!("option {name}: {v} is outside {min}..{max}"),
+        ));
     }
     Ok(v)
 }
@@ -468,7 +524,8 @@ impl Engine {
     pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), Reply> {
         let spec = GameSpec::parse(spec).map_err(|e| {
             let code = match e {
-                crate::games::SpecError::UnknownGame { .. } | crate::games::SpecError::Empty { .. } => ErrorCode::UnknownGame,
+                crate::games::SpecError::UnknownGame { .. }
+                | crate::games::SpecError::Empty { .. } => ErrorCode::UnknownGame,
                 _ => ErrorCode::BadValue,
             };
             error(code, format!("option Game: {e}"))
@@ -543,13 +600,21 @@ impl Engine {
                 }
                 self.emit(Reply::HelloOk(dialect));
                 if dialect == Dialect::Tei {
-                    self.emit(error(ErrorCode::UnknownGame, "Tak is not available yet in this build"));
+                    self.emit(error(
+                        ErrorCode::UnknownGame,
+                        "Tak is not available yet in this build",
+                    ));
                 }
             }
             _ if busy => {
-                self.emit(error(ErrorCode::Busy, "a search is running: send 'stop' first"));
+                self.emit(error(
+                    ErrorCode::Busy,
+                    "a search is running: send 'stop' first",
+                ));
             }
-            Command::PonderHit => self.emit(error(ErrorCode::Unsupported, "pondering is not supported")),
+            Command::PonderHit => {
+                self.emit(error(ErrorCode::Unsupported, "pondering is not supported"))
+            }
             Command::SetOption { name, value } => {
                 if let Err(reply) = self.set_option(&name, value.as_deref()) {
                     self.emit(reply);
@@ -557,7 +622,10 @@ impl Engine {
             }
             Command::NewGame { size, .. } => {
                 if size.is_some() {
-                    self.emit(error(ErrorCode::UnknownGame, "teinewgame: Tak is not available yet in this build"));
+                    self.emit(error(
+                        ErrorCode::UnknownGame,
+                        "teinewgame: Tak is not available yet in this build",
+                    ));
                 }
                 self.session.new_game();
             }
@@ -619,8 +687,14 @@ impl Engine {
             QueryKind::Game => Some(self.session.spec().to_string()),
             QueryKind::Position => self.session.position(),
             QueryKind::Result => self.session.outcome_name().map(str::to_string),
-            QueryKind::GameOver => self.session.outcome_name().map(|o| (o != "none").to_string()),
-            QueryKind::P1Turn => self.session.side_to_move().map(|s| (s == Side::First).to_string()),
+            QueryKind::GameOver => self
+                .session
+                .outcome_name()
+                .map(|o| (o != "none").to_string()),
+            QueryKind::P1Turn => self
+                .session
+                .side_to_move()
+                .map(|s| (s == Side::First).to_string()),
         };
         match reply {
             Some(text) => self.emit(Reply::Response(text)),
@@ -650,7 +724,10 @@ impl Engine {
             infinite: go.infinite,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        match self.session.go(limits, Arc::clone(&stop), Arc::clone(&self.sink)) {
+        match self
+            .session
+            .go(limits, Arc::clone(&stop), Arc::clone(&self.sink))
+        {
             Ok(handle) => self.search = Some(RunningSearch { stop, handle }),
             Err(reply) => self.emit(reply),
         }
@@ -695,7 +772,10 @@ impl Engine {
 }
 
 fn no_position() -> Reply {
-    error(ErrorCode::NoPosition, "no valid position: send a correct 'position' command first")
+    error(
+        ErrorCode::NoPosition,
+        "no valid position: send a correct 'position' command first",
+    )
 }
 
 struct HeuristicCheck<'a>(&'a str);

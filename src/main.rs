@@ -85,7 +85,8 @@ fn run(cli: Cli) -> Result<(), String> {
     // A position file may carry its own board size (Clobber grids); the game resolves it.
     let (spec_text, position) = match &position {
         Some(text) => {
-            let (spec, pos) = agon::games::read_position_file(&spec_text, text).map_err(|e| e.to_string())?;
+            let (spec, pos) =
+                agon::games::read_position_file(&spec_text, text).map_err(|e| e.to_string())?;
             (spec.to_string(), Some(pos))
         }
         None => (spec_text, None),
@@ -93,8 +94,9 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         None => serve(&spec_text, position.as_deref()),
         Some(Cmd::Bench { only, searcher }) => {
-            let kind = agon::search::SearcherKind::from_name(&searcher)
-                .ok_or_else(|| format!("unknown searcher '{searcher}' (pvs, alphabeta, minimax)"))?;
+            let kind = agon::search::SearcherKind::from_name(&searcher).ok_or_else(|| {
+                format!("unknown searcher '{searcher}' (pvs, alphabeta, minimax)")
+            })?;
             let report = run_bench(&only, kind).map_err(|e| e.to_string())?;
             print!("{report}");
             Ok(())

@@ -36,7 +36,11 @@ const SEEDS: &[&str] = &[
 fn mutate(base: &str, ops: &[(u8, usize, char)]) -> String {
     let mut chars: Vec<char> = base.chars().collect();
     for &(op, at, c) in ops {
-        let i = if chars.is_empty() { 0 } else { at % (chars.len() + 1) };
+        let i = if chars.is_empty() {
+            0
+        } else {
+            at % (chars.len() + 1)
+        };
         match op % 4 {
             0 => chars.insert(i, c),
             1 if i < chars.len() => {
@@ -52,7 +56,10 @@ fn mutate(base: &str, ops: &[(u8, usize, char)]) -> String {
 fn session() -> (Engine, Arc<Mutex<Vec<Reply>>>) {
     let replies = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&replies);
-    (Engine::new(Arc::new(move |r| sink.lock().unwrap().push(r))), replies)
+    (
+        Engine::new(Arc::new(move |r| sink.lock().unwrap().push(r))),
+        replies,
+    )
 }
 
 fn feed(engine: &mut Engine, replies: &Arc<Mutex<Vec<Reply>>>, line: &str) {
@@ -62,7 +69,10 @@ fn feed(engine: &mut Engine, replies: &Arc<Mutex<Vec<Reply>>>, line: &str) {
     // Any search the line started is stopped at once; it still answers with bestmove.
     engine.stop_search();
     let got = replies.lock().unwrap().clone();
-    let errors = got.iter().filter(|r| matches!(r, Reply::Error { .. })).count();
+    let errors = got
+        .iter()
+        .filter(|r| matches!(r, Reply::Error { .. }))
+        .count();
     assert!(errors <= 1, "{line:?} gave {errors} errors: {got:?}");
     match parsed {
         Err(agon::protocol::ParseError::Empty) => assert!(got.is_empty(), "{line:?}: {got:?}"),

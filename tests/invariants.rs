@@ -15,9 +15,15 @@ fn playout_prop<G: Game>(start: &G, seed: u64) {
     let mut moves = Vec::new();
     let settings = start.settings_of().clone();
     for _ply in 0..10_000 {
-        assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash drifted at {}", pos.format_position());
+        assert_eq!(
+            pos.hash(),
+            pos.hash_from_scratch(),
+            "hash drifted at {}",
+            pos.format_position()
+        );
         let text = pos.format_position();
-        let reparsed = G::parse_position(&settings, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let reparsed =
+            G::parse_position(&settings, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(reparsed.format_position(), text);
         assert_eq!(reparsed.hash(), pos.hash(), "hash of reparsed {text}");
         assert_eq!(reparsed.outcome(), pos.outcome());
@@ -30,16 +36,26 @@ fn playout_prop<G: Game>(start: &G, seed: u64) {
         unique.dedup();
         assert_eq!(unique.len(), moves.len(), "duplicate moves at {text}");
         if moves.is_empty() {
-            assert!(pos.outcome().is_some(), "no moves but the game goes on at {text}");
+            assert!(
+                pos.outcome().is_some(),
+                "no moves but the game goes on at {text}"
+            );
             return;
         }
-        assert!(pos.outcome().is_none(), "moves listed in a finished game at {text}");
+        assert!(
+            pos.outcome().is_none(),
+            "moves listed in a finished game at {text}"
+        );
         for &mv in &moves {
             let notation = pos.format_move(mv);
             assert_eq!(pos.parse_move(&notation), Ok(mv), "{notation} at {text}");
             let hash = pos.hash();
             let undo = pos.make_move(mv);
-            assert_eq!(pos.hash(), pos.hash_from_scratch(), "after {notation} at {text}");
+            assert_eq!(
+                pos.hash(),
+                pos.hash_from_scratch(),
+                "after {notation} at {text}"
+            );
             pos.unmake_move(mv, undo);
             assert_eq!(pos.hash(), hash);
             assert_eq!(pos.format_position(), text, "unmake of {notation}");

@@ -31,10 +31,18 @@ fn load(path: &str) -> Vec<Case> {
             "position" => position = (rest != "startpos").then(|| rest.to_string()),
             "perft" => {
                 let mut parts = rest.split_whitespace();
-                let depth = parts.next().and_then(|d| d.parse().ok()).unwrap_or_else(|| panic!("{path}:{}: bad depth", i + 1));
-                let count = parts.next().and_then(|d| d.parse().ok()).unwrap_or_else(|| panic!("{path}:{}: bad count", i + 1));
+                let depth = parts
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or_else(|| panic!("{path}:{}: bad depth", i + 1));
+                let count = parts
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or_else(|| panic!("{path}:{}: bad count", i + 1));
                 cases.push(Case {
-                    game: game.clone().unwrap_or_else(|| panic!("{path}:{}: perft before game", i + 1)),
+                    game: game
+                        .clone()
+                        .unwrap_or_else(|| panic!("{path}:{}: perft before game", i + 1)),
                     position: position.clone(),
                     depth,
                     count,
@@ -59,7 +67,8 @@ fn count(case: &Case) -> u64 {
             let settings = spec.settings::<G>();
             let mut pos = match &self.0.position {
                 None => G::start(&settings),
-                Some(text) => G::parse_position(&settings, text).unwrap_or_else(|e| panic!("line {}: {e}", self.0.line)),
+                Some(text) => G::parse_position(&settings, text)
+                    .unwrap_or_else(|e| panic!("line {}: {e}", self.0.line)),
             };
             perft::perft(&mut pos, self.0.depth)
         }
@@ -75,7 +84,15 @@ fn run(path: &str, deep: bool) {
         if (case.count > NODE_LIMIT) != deep {
             continue;
         }
-        assert_eq!(count(&case), case.count, "{path}:{} {} {:?} depth {}", case.line, case.game, case.position, case.depth);
+        assert_eq!(
+            count(&case),
+            case.count,
+            "{path}:{} {} {:?} depth {}",
+            case.line,
+            case.game,
+            case.position,
+            case.depth
+        );
         ran += 1;
     }
     if !deep {

@@ -11,7 +11,9 @@ const SEC: Duration = Duration::from_secs(1);
 
 fn bestmove(lines: &[String]) -> String {
     let last = lines.last().expect("a line");
-    last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("not a bestmove: {last}")).to_string()
+    last.strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("not a bestmove: {last}"))
+        .to_string()
 }
 
 #[test]
@@ -21,8 +23,13 @@ fn handshake_lists_id_options_and_ends_with_ugiok() {
     let lines = e.until("ugiok", 5 * SEC);
     assert!(lines[0].starts_with("id name Agon"));
     assert_eq!(lines[1], "id author The Agon developers");
-    assert!(lines.iter().any(|l| l.starts_with("option name Game type string default tictactoe")));
-    assert!(lines.iter().any(|l| l == "option name Searcher type combo default pvs var pvs var alphabeta var minimax"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Game type string default tictactoe")));
+    assert!(lines
+        .iter()
+        .any(|l| l
+            == "option name Searcher type combo default pvs var pvs var alphabeta var minimax"));
     e.send("uci");
     assert_eq!(e.until("uciok", 5 * SEC).last().unwrap(), "uciok");
 }
@@ -36,7 +43,9 @@ fn full_tic_tac_toe_game_between_two_searchers_is_a_draw() {
     let mut moves: Vec<String> = Vec::new();
     for ply in 0..9 {
         let searcher = if ply % 2 == 0 { "pvs" } else { "alphabeta" };
-        assert!(e.ask(&format!("setoption name Searcher value {searcher}")).is_empty());
+        assert!(e
+            .ask(&format!("setoption name Searcher value {searcher}"))
+            .is_empty());
         let position = if moves.is_empty() {
             "position startpos".to_string()
         } else {
@@ -48,7 +57,10 @@ fn full_tic_tac_toe_game_between_two_searchers_is_a_draw() {
         assert_eq!(e.ask("query p1turn"), vec![format!("response {turn}")]);
         e.send("go p1time 5000 p2time 5000 p1inc 100 p2inc 100 depth 9");
         let lines = e.until("bestmove", 10 * SEC);
-        assert!(lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
         moves.push(bestmove(&lines));
     }
     e.ask(&format!("position startpos moves {}", moves.join(" ")));
@@ -68,12 +80,18 @@ fn stop_during_go_infinite_gives_exactly_one_bestmove_quickly() {
     // isready is answered while the search runs.
     e.send("isready");
     let lines = e.until("readyok", 2 * SEC);
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
     let sent = Instant::now();
     e.send("stop");
     let lines = e.until("bestmove", 2 * SEC);
     let latency = sent.elapsed();
-    assert!(latency < Duration::from_millis(200), "stop took {latency:?}");
+    assert!(
+        latency < Duration::from_millis(200),
+        "stop took {latency:?}"
+    );
     assert_ne!(bestmove(&lines), "none");
     // No second bestmove follows.
     e.send("isready");
@@ -92,7 +110,10 @@ fn go_movetime_answers_in_time() {
     e.send("go movetime 300");
     let lines = e.until("bestmove", 3 * SEC);
     let took = sent.elapsed();
-    assert!(took >= Duration::from_millis(250) && took < Duration::from_millis(600), "{took:?}");
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(600),
+        "{took:?}"
+    );
     assert_ne!(bestmove(&lines), "none");
 }
 
@@ -125,7 +146,10 @@ fn errors_name_what_was_wrong_and_the_engine_stays_alive() {
         let replies = e.ask(line);
         assert_eq!(replies.len(), 1, "{line}: {replies:?}");
         assert!(replies[0].starts_with(expected), "{line}: {replies:?}");
-        assert!(replies[0].len() > expected.len() + 5, "{line}: the error must say why: {replies:?}");
+        assert!(
+            replies[0].len() > expected.len() + 5,
+            "{line}: the error must say why: {replies:?}"
+        );
     }
     // After a bad move list the engine has no position and refuses to guess one.
     e.ask("position startpos moves a1 a1");
@@ -144,7 +168,12 @@ fn commands_during_a_search_are_refused_as_busy() {
     let mut e = EngineProcess::start();
     e.ask("setoption name Game value mnk m=9 n=9 k=5");
     e.send("go infinite");
-    for line in ["go depth 1", "position startpos", "setoption name Hash value 1", "perft 1"] {
+    for line in [
+        "go depth 1",
+        "position startpos",
+        "setoption name Hash value 1",
+        "perft 1",
+    ] {
         e.send(line);
         let reply = e.line(2 * SEC);
         assert!(reply.starts_with("error busy"), "{line}: {reply}");
@@ -188,7 +217,11 @@ fn perft_divide_and_board_and_games() {
     let lines = e.ask("perft 2 divide");
     assert_eq!(lines.len(), 10);
     assert_eq!(lines[0], "divide a1 8");
-    assert!(lines[9].starts_with("perft depth 2 nodes 72 time "), "{}", lines[9]);
+    assert!(
+        lines[9].starts_with("perft depth 2 nodes 72 time "),
+        "{}",
+        lines[9]
+    );
     let lines = e.ask("show");
     assert_eq!(lines.last().unwrap(), "showok");
     assert!(lines.iter().any(|l| l.contains("a b c")), "{lines:?}");
@@ -204,13 +237,23 @@ fn position_file_sets_the_start_position() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("board.txt");
     std::fs::write(&path, "# a 4x4 k=3 middle game\nx3/1o2/4/4 x\n").unwrap();
-    let mut e = EngineProcess::start_with(&["--game", "mnk m=4 n=4 k=3", "--position-file", path.to_str().unwrap()]);
+    let mut e = EngineProcess::start_with(&[
+        "--game",
+        "mnk m=4 n=4 k=3",
+        "--position-file",
+        path.to_str().unwrap(),
+    ]);
     assert_eq!(e.ask("query position"), vec!["response x3/1o2/4/4 x"]);
     e.ask("position startpos moves a1");
     assert_eq!(e.ask("query position"), vec!["response x3/1o2/4/x3 o"]);
     std::fs::write(&path, "x3/1o2/4 x\n").unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["--game", "mnk m=4 n=4 k=3", "--position-file", path.to_str().unwrap()])
+        .args([
+            "--game",
+            "mnk m=4 n=4 k=3",
+            "--position-file",
+            path.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -222,7 +265,10 @@ fn position_file_sets_the_start_position() {
 fn every_example_in_protocol_md_holds() {
     let text = std::fs::read_to_string("protocol.md").expect("protocol.md");
     let exchanges = agon::protocol::examples::parse_examples(&text);
-    assert!(exchanges.len() >= 10, "protocol.md should have many examples");
+    assert!(
+        exchanges.len() >= 10,
+        "protocol.md should have many examples"
+    );
     for (n, exchange) in exchanges.iter().enumerate() {
         let mut e = EngineProcess::start();
         let mut expected = Vec::new();
@@ -243,7 +289,10 @@ fn check_replies(e: &mut EngineProcess, expected: &mut Vec<String>, n: usize) {
     for want in expected.drain(..) {
         let got = e.line(10 * SEC);
         match want.strip_suffix('…') {
-            Some(prefix) => assert!(got.starts_with(prefix.trim_end()), "example {n}: wanted {want:?}, got {got:?}"),
+            Some(prefix) => assert!(
+                got.starts_with(prefix.trim_end()),
+                "example {n}: wanted {want:?}, got {got:?}"
+            ),
             None => assert_eq!(got, want, "example {n}"),
         }
     }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
 
 use crate::process::{LineLimits, LineReader, ReadError};
-use crate::wire::{Command, Dialect, Info, QueryKind, Reply};
+use agon::protocol::{Command, Dialect, Info, QueryKind, Reply};
 
 /// Longest time a write may take (an engine that stops reading fills the pipe).
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -303,7 +303,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
                     "author" => id.author = Some(value),
                     _ => {}
                 },
-                (Reply::Option(text), _) => id.options.push(format!("{text:?}")),
+                (Reply::Option(decl), _) => id.options.push(decl.to_string()),
                 (Reply::BestMove(_), line) => return Err(violation(&line, "bestmove without go")),
                 (Reply::Error { code, message }, _) => {
                     self.warnings.push(format!("{code} {message}"))
@@ -425,7 +425,7 @@ fn merge_info(into: &mut Info, info: Info) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::{Go, PositionSpec, Score};
+    use agon::protocol::{Go, PositionSpec, Score};
     use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 
     type TestClient = EngineClient<BufReader<ReadHalf<DuplexStream>>, WriteHalf<DuplexStream>>;

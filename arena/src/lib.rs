@@ -9,4 +9,3 @@
 pub mod client;
 pub mod process;
 pub mod stats;
-pub mod wire;

@@ -42,7 +42,11 @@ impl EngineProcess {
             }
         });
         let stdin = child.stdin.take();
-        EngineProcess { child, stdin, lines: rx }
+        EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+        }
     }
 
     pub fn send(&mut self, line: &str) {
