@@ -7,5 +7,8 @@
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
 pub mod client;
+pub mod clock;
 pub mod process;
+pub mod record;
+pub mod schedule;
 pub mod stats;
