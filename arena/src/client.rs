@@ -58,7 +58,7 @@ pub struct EngineId {
     pub name: Option<String>,
     /// `id author`.
     pub author: Option<String>,
-    /// The `option` lines, as text.
+    /// The names of the options it advertised.
     pub options: Vec<String>,
 }
 
@@ -303,7 +303,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
                     "author" => id.author = Some(value),
                     _ => {}
                 },
-                (Reply::Option(decl), _) => id.options.push(decl.to_string()),
+                (Reply::Option(decl), _) => id.options.push(decl.name),
                 (Reply::BestMove(_), line) => return Err(violation(&line, "bestmove without go")),
                 (Reply::Error { code, message }, _) => {
                     self.warnings.push(format!("{code} {message}"))

@@ -8,7 +8,11 @@
 
 pub mod client;
 pub mod clock;
+pub mod config;
 pub mod process;
 pub mod record;
+pub mod referee;
+pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod summary;
