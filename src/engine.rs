@@ -69,7 +69,11 @@ impl Default for EngineOptions {
 trait Session: Send {
     fn spec(&self) -> GameSpec;
     fn side_to_move(&self) -> Option<Side>;
-    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply>;
+    fn set_position(
+        &mut self,
+        position: &PositionSpec,
+        moves: &[String],
+    ) -> Result<(), EngineError>;
     fn position(&self) -> Option<String>;
     fn legal_moves(&self) -> Option<Vec<String>>;
     fn render(&self) -> Option<Vec<String>>;
@@ -83,7 +87,7 @@ trait Session: Send {
         limits: Limits,
         stop: Arc<AtomicBool>,
         sink: Sink,
-    ) -> Result<JoinHandle<()>, Reply>;
+    ) -> Result<JoinHandle<()>, EngineError>;
 }
 
 struct GameSession<G: Game> {
@@ -95,8 +99,32 @@ struct GameSession<G: Game> {
     default_depth: u32,
 }
 
-fn error(code: ErrorCode, message: impl Into<String>) -> Reply {
-    Reply::Error {
+/// A refused command: the code and message of its `error` reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    /// The machine-readable code.
+    pub code: ErrorCode,
+    /// What was wrong, for a person.
+    pub message: String,
+}
+
+impl From<EngineError> for Reply {
+    fn from(e: EngineError) -> Reply {
+        Reply::Error {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> EngineError {
+    EngineError {
         code,
         message: message.into(),
     }
@@ -173,7 +201,7 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-fn move_error_reply(index: usize, text: &str, err: &MoveError) -> Reply {
+fn move_error_reply(index: usize, text: &str, err: &MoveError) -> EngineError {
     let code = match err {
         MoveError::Syntax { .. } => ErrorCode::Syntax,
         MoveError::Illegal { .. } => ErrorCode::IllegalMove,
@@ -193,7 +221,11 @@ impl<G: Game> Session for GameSession<G> {
         self.position.as_ref().map(|p| p.side_to_move())
     }
 
-    fn set_position(&mut self, position: &PositionSpec, moves: &[String]) -> Result<(), Reply> {
+    fn set_position(
+        &mut self,
+        position: &PositionSpec,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
         // Whatever happens, the old position is gone: a failed `position` leaves none.
         self.position = None;
         let mut pos = match position {
@@ -289,7 +321,7 @@ impl<G: Game> Session for GameSession<G> {
         mut limits: Limits,
         stop: Arc<AtomicBool>,
         sink: Sink,
-    ) -> Result<JoinHandle<()>, Reply> {
+    ) -> Result<JoinHandle<()>, EngineError> {
         let pos = self.position.clone().ok_or_else(|| {
             error(
                 ErrorCode::NoPosition,
@@ -379,7 +411,7 @@ struct NewSession<'a> {
 }
 
 impl GameVisitor for NewSession<'_> {
-    type Output = Result<Box<dyn Session>, Reply>;
+    type Output = Result<Box<dyn Session>, EngineError>;
     fn visit<G: Game>(self) -> Self::Output {
         let settings = self.spec.settings::<G>();
         let start = match self.position {
@@ -397,7 +429,7 @@ fn new_session(
     spec: &GameSpec,
     options: &EngineOptions,
     position: Option<&str>,
-) -> Result<Box<dyn Session>, Reply> {
+) -> Result<Box<dyn Session>, EngineError> {
     dispatch(
         spec.name,
         NewSession {
@@ -486,7 +518,7 @@ pub fn option_declarations() -> Vec<OptionDecl> {
     ]
 }
 
-fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Reply> {
+fn parse_spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, EngineError> {
     let text = value.unwrap_or("").trim();
     let v: i64 = text.parse().map_err(|_| {
         error(
@@ -521,7 +553,7 @@ impl Engine {
     ///
     /// # Errors
     /// The error reply for an unknown game, bad parameters or a bad position.
-    pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), Reply> {
+    pub fn set_game(&mut self, spec: &str, position: Option<&str>) -> Result<(), EngineError> {
         let spec = GameSpec::parse(spec).map_err(|e| {
             let code = match e {
                 crate::games::SpecError::UnknownGame { .. }
@@ -539,8 +571,8 @@ impl Engine {
         Ok(())
     }
 
-    fn emit(&self, reply: Reply) {
-        (self.sink)(reply);
+    fn emit(&self, reply: impl Into<Reply>) {
+        (self.sink)(reply.into());
     }
 
     fn is_searching(&mut self) -> bool {
@@ -733,7 +765,7 @@ impl Engine {
         }
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Reply> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
         let lower = name.trim().to_ascii_lowercase();
         let mut options = self.options.clone();
         match lower.as_str() {
@@ -771,7 +803,7 @@ impl Engine {
     }
 }
 
-fn no_position() -> Reply {
+fn no_position() -> EngineError {
     error(
         ErrorCode::NoPosition,
         "no valid position: send a correct 'position' command first",

@@ -188,14 +188,9 @@ fn serve(spec: &str, position: Option<&str>) -> Result<(), String> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut reader = BufReader::new(std::io::stdin().take(u64::MAX));
-        loop {
-            match read_bounded_line(&mut reader) {
-                Ok(Some(line)) => {
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-                Ok(None) | Err(_) => break,
+        while let Ok(Some(line)) = read_bounded_line(&mut reader) {
+            if tx.send(line).is_err() {
+                break;
             }
         }
     });

@@ -15,7 +15,7 @@ pub struct AlphaBeta<G: Game> {
     heuristic: G::Heuristic,
     ordering: bool,
     moves: MoveStack<G::Move>,
-    hints: Vec<i32>,
+    hints: Vec<(i32, G::Move)>,
     nodes: u64,
     node_limit: Option<u64>,
     deadline: Option<std::time::Instant>,

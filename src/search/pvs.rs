@@ -27,7 +27,7 @@ pub struct Pvs<G: Game> {
     move_overhead: Duration,
     tt: Table<G::Move>,
     moves: MoveStack<G::Move>,
-    order_keys: Vec<Vec<i32>>,
+    order_keys: Vec<Vec<(i32, G::Move)>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
@@ -87,31 +87,27 @@ impl<G: Game> Pvs<G> {
     /// Orders `moves` at `ply`: TT move, killers, then history plus the game's hint.
     fn order(&mut self, pos: &G, ply: usize, moves: &mut [G::Move], tt_move: Option<G::Move>) {
         let killers = self.killers[ply];
-        let mut keys = std::mem::take(&mut self.order_keys[ply]);
-        keys.clear();
-        keys.extend(moves.iter().map(|mv| {
-            if Some(*mv) == tt_move {
+        let history = &self.history;
+        let mut keyed = std::mem::take(&mut self.order_keys[ply]);
+        keyed.clear();
+        keyed.extend(moves.iter().map(|mv| {
+            let key = if Some(*mv) == tt_move {
                 i32::MAX
             } else if Some(*mv) == killers[0] {
                 i32::MAX - 1
             } else if Some(*mv) == killers[1] {
                 i32::MAX - 2
             } else {
-                self.history[history_index(mv)].saturating_add(pos.move_order_hint(*mv))
-            }
+                history[history_index(mv)].saturating_add(pos.move_order_hint(*mv))
+            };
+            (key, *mv)
         }));
-        for i in 1..moves.len() {
-            let (mv, key) = (moves[i], keys[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < key {
-                moves[j] = moves[j - 1];
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            moves[j] = mv;
-            keys[j] = key;
+        // Stable, so equal keys keep generation order and results stay deterministic.
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        for (slot, (_, mv)) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = *mv;
         }
-        self.order_keys[ply] = keys;
+        self.order_keys[ply] = keyed;
     }
 
     fn reward(&mut self, ply: usize, mv: G::Move, depth: i32) {

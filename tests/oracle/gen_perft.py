@@ -83,7 +83,7 @@ OPENSPIEL_VERSION = "2.0.2"
 GENERATED_ON = "2026-11-22"
 # Independent cross-check of a perft line only when its tree has at most this many
 # interior nodes (pure Python is slow).
-CROSSCHECK_INTERIOR_LIMIT = 60_000
+CROSSCHECK_INTERIOR_LIMIT = 4_000_000
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data")
@@ -497,18 +497,22 @@ def tictactoe_checks():
 # (m, n, k, moves from the start in Agon notation, max depth or None = to the end)
 MNK_CASES = [
     (3, 3, 3, [], 9),
-    (4, 4, 4, [], 7),
+    (4, 4, 4, [], 6),
     (5, 5, 4, [], 5),
     (5, 5, 5, [], 5),
-    (4, 3, 3, [], 8),
-    (3, 4, 3, [], 8),
+    (4, 3, 3, [], 7),
+    (3, 4, 3, [], 7),
     (1, 1, 1, [], 2),
     (3, 3, 3, ["b2", "a1"], None),
     (3, 3, 3, ["a1", "b1", "a2"], None),
     (3, 3, 3, ["b2", "a1", "c3", "a3"], None),
-    (4, 4, 4, ["b2", "c3", "a1", "d4", "b3", "c2"], None),
+    (4, 4, 4, ["b2", "c3", "a1", "d4", "b3", "c2", "a4"], None),
     (4, 4, 4, ["a1", "b1", "c1", "a2", "b3", "d4", "c2"], None),
     (4, 3, 3, ["a1", "b2", "d3"], None),
+    # 5x5: threats on the board, so that wins within the first plies are counted.
+    (5, 5, 4, ["c3", "b2", "c2", "d4", "c4", "a1"], 4),
+    (5, 5, 4, ["a1", "e1", "b2", "d2", "c3", "c2", "e5", "b4"], 4),
+    (5, 5, 5, ["a1", "e1", "b2", "e2", "c3", "e3", "d4"], 4),
 ]
 
 MNK_MOVE_CASES = [
@@ -521,18 +525,33 @@ MNK_MOVE_CASES = [
 CLOBBER_CASES = [
     (5, 6, None, 0, 5),
     (6, 5, None, 0, 5),
-    (4, 4, None, 0, 8),
-    (8, 8, None, 0, 3),
+    (4, 4, None, 0, 7),
+    (8, 8, None, 0, 4),
     (10, 10, None, 0, 3),
     (2, 2, None, 0, 4),
-    (1, 3, None, 0, 3),
-    (3, 1, None, 0, 3),
+    (2, 3, None, 0, 6),
+    (3, 2, None, 0, 6),
+    (3, 3, None, 0, 9),
     (5, 6, 1, 8, 5),
     (5, 6, 2, 13, 5),
     (6, 5, 3, 9, 5),
     (4, 4, 4, 5, 11),
     (8, 8, 5, 20, 3),
     (10, 10, 6, 30, 3),
+]
+
+# Boards one square wide: OpenSpiel 2.0.2's clobber cannot play on them (its action
+# encoding needs rows > 1 and columns > 1: "spiel_utils.cc:60 bases[i] > 1"), so these
+# come from the independent implementation, each count also worked out by hand:
+#   1x3 w b w, White to move: a1-b1 or c1-b1, then Black has no stone: 2, 0.
+#   1x4 w b w b: a1-b1 (Black d1-c1, White b1-c1, end), c1-b1 (end), c1-d1 (Black
+#   b1-a1, end): 3, 2, 1, 0.
+# (rows, cols, hand-worked perft 1.., )
+CLOBBER_ONE_WIDE = [
+    (1, 3, [2, 0]),
+    (3, 1, [2, 0]),
+    (1, 4, [3, 2, 1, 0]),
+    (4, 1, [3, 2, 1, 0]),
 ]
 
 # A position given directly (finished: White to move and no White stone touches Black).
@@ -641,6 +660,8 @@ def clobber_reload_check(state, rows, cols, pos):
 
 def gen_clobber():
     out = header("perft")
+    out.append("# Exception: the blocks for boards one square wide (rows=1 or cols=1) are marked "
+               "NOT from OpenSpiel.")
     for rows, cols, seed, plies, depth in CLOBBER_CASES:
         spec = "game clobber rows=%d cols=%d" % (rows, cols)
         s, played = clobber_reach(rows, cols, seed, plies)
@@ -662,6 +683,15 @@ def gen_clobber():
                        % (seed, plies, " ".join(played)))
         out.append("# independently cross-checked to depth %d" % checked)
         out += [spec, "position " + pos] + lines
+    for rows, cols, hand in CLOBBER_ONE_WIDE:
+        spec = "game clobber rows=%d cols=%d" % (rows, cols)
+        ind = IndClobber(rows, cols, "startpos")
+        counts = [ind.perft(d) for d in range(1, len(hand) + 1)]
+        check(counts == hand, "%dx%d: independent %s, by hand %s" % (rows, cols, counts, hand))
+        out += ["", "# NOT from OpenSpiel: its clobber rejects boards one square wide; from the",
+                "# independent implementation in gen_perft.py, and worked out by hand there",
+                spec, "position startpos"]
+        out += ["perft %d %d" % (d, c) for d, c in enumerate(counts, 1)]
     for rows, cols, pos, depth in CLOBBER_FIXED:
         spec = "game clobber rows=%d cols=%d" % (rows, cols)
         s = clobber_game(rows, cols).new_initial_state(clobber_board_string(pos, rows, cols))

@@ -24,32 +24,9 @@ pub(super) const HEURISTICS: &[(&str, MnkHeuristic)] = &[
 
 /// Weight of an open window holding `stones` stones of one side (k-1 is a threat).
 #[inline]
-fn window_weight(stones: usize) -> i32 {
+pub(super) fn window_weight(stones: usize) -> i32 {
     // 1, 4, 16, 64, ... capped so that the sum over all windows stays far below EVAL_LIMIT.
     1 << (2 * stones.min(7))
-}
-
-/// Counts windows: returns, per side, the sum of window weights and the number of threats.
-fn scan(pos: &Mnk) -> ([i32; 2], [i32; 2]) {
-    let k = pos.settings.k;
-    let mut score = [0i32; 2];
-    let mut threats = [0i32; 2];
-    for window in pos.windows.chunks_exact(k) {
-        let mut count = [0usize; 3];
-        for &cell in window {
-            count[pos.cells[cell as usize] as usize] += 1;
-        }
-        for side in 0..2 {
-            let own = count[side + 1];
-            if own > 0 && count[2 - side] == 0 {
-                score[side] += window_weight(own);
-                if own + 1 == k {
-                    threats[side] += 1;
-                }
-            }
-        }
-    }
-    (score, threats)
 }
 
 pub(super) fn evaluate(pos: &Mnk, heuristic: MnkHeuristic) -> i32 {
@@ -57,11 +34,11 @@ pub(super) fn evaluate(pos: &Mnk, heuristic: MnkHeuristic) -> i32 {
     let them = 1 - me;
     let value = match heuristic {
         MnkHeuristic::Lines => {
-            let (score, _) = scan(pos);
+            let score = pos.line_score;
             score[me] - score[them]
         }
         MnkHeuristic::Threats => {
-            let (score, threats) = scan(pos);
+            let (score, threats) = (pos.line_score, pos.threats);
             let base = score[me] - score[them];
             // The side to move with a threat wins next move; two enemy threats cannot
             // both be blocked. Neither is proven here (search will), so these are bonuses.
@@ -116,6 +93,55 @@ pub(super) fn order_hint(pos: &Mnk, mv: MnkMove) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts windows from scratch (the test oracle of the incremental counts): returns, per side, the sum of window weights and the number of threats.
+    fn scan_from_scratch(pos: &Mnk) -> ([i32; 2], [i32; 2]) {
+        let k = pos.settings.k;
+        let mut score = [0i32; 2];
+        let mut threats = [0i32; 2];
+        for window in pos.geometry.windows.chunks_exact(k) {
+            let mut count = [0usize; 3];
+            for &cell in window {
+                count[pos.cells[cell as usize] as usize] += 1;
+            }
+            for side in 0..2 {
+                let own = count[side + 1];
+                if own > 0 && count[2 - side] == 0 {
+                    score[side] += window_weight(own);
+                    if own + 1 == k {
+                        threats[side] += 1;
+                    }
+                }
+            }
+        }
+        (score, threats)
+    }
+
+    #[test]
+    fn incremental_line_statistics_match_a_full_scan() {
+        for (m, n, k) in [(3, 3, 3), (5, 5, 4), (7, 6, 4), (4, 4, 1), (9, 9, 5)] {
+            let mut pos = Mnk::start(&MnkSettings { m, n, k });
+            let mut state = (m * 100 + n * 10 + k) as u64;
+            let mut stack = Vec::new();
+            loop {
+                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.threats));
+                let mut moves = Vec::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let (next, r) = crate::zobrist::splitmix64(state);
+                state = next;
+                let mv = moves[(r % moves.len() as u64) as usize];
+                pos.make_move(mv);
+                stack.push(mv);
+            }
+            while let Some(mv) = stack.pop() {
+                pos.unmake_move(mv, ());
+                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.threats));
+            }
+        }
+    }
     use crate::game::Game;
     use crate::games::mnk::MnkSettings;
 

@@ -51,8 +51,23 @@ pub struct Mnk {
     filled: usize,
     outcome: Option<Outcome>,
     hash: u64,
-    /// Every window of k squares in a line, flattened (k entries each); shared by copies.
-    windows: Arc<[u16]>,
+    /// Window geometry of this board size, shared by copies.
+    geometry: Arc<Geometry>,
+    /// Stones of each side in every window.
+    counts: Vec<[u8; 2]>,
+    /// Per side: sum of open-window weights, and open windows one stone short of k.
+    pub(super) line_score: [i32; 2],
+    pub(super) threats: [i32; 2],
+}
+
+/// Every window of k squares in a line, and for each square the windows through it.
+#[derive(Debug)]
+struct Geometry {
+    /// Windows, flattened: k squares each.
+    windows: Vec<u16>,
+    /// `cell_windows[cell_start[c]..cell_start[c + 1]]` are the windows through square c.
+    cell_start: Vec<u32>,
+    cell_windows: Vec<u32>,
 }
 
 impl PartialEq for Mnk {
@@ -67,7 +82,44 @@ impl Eq for Mnk {}
 
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
-fn build_windows(s: MnkSettings) -> Arc<[u16]> {
+fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
+    let windows = build_windows(s);
+    let cells = s.m * s.n;
+    let mut lists = vec![Vec::new(); cells];
+    for (w, window) in windows.chunks_exact(s.k).enumerate() {
+        for &cell in window {
+            lists[cell as usize].push(w as u32);
+        }
+    }
+    let mut cell_start = Vec::with_capacity(cells + 1);
+    let mut cell_windows = Vec::new();
+    for list in lists {
+        cell_start.push(cell_windows.len() as u32);
+        cell_windows.extend(list);
+    }
+    cell_start.push(cell_windows.len() as u32);
+    Arc::new(Geometry {
+        windows,
+        cell_start,
+        cell_windows,
+    })
+}
+
+/// A window's contribution for a side with `own` stones in it against `opp`: its
+/// weight and whether it is a threat (open, one stone short).
+#[inline]
+fn contribution(own: u8, opp: u8, k: usize) -> (i32, i32) {
+    if own > 0 && opp == 0 {
+        (
+            eval::window_weight(own as usize),
+            i32::from(own as usize + 1 == k),
+        )
+    } else {
+        (0, 0)
+    }
+}
+
+fn build_windows(s: MnkSettings) -> Vec<u16> {
     let mut out = Vec::new();
     for row in 0..s.n as isize {
         for col in 0..s.m as isize {
@@ -88,7 +140,7 @@ fn build_windows(s: MnkSettings) -> Arc<[u16]> {
             }
         }
     }
-    out.into()
+    out
 }
 
 impl Mnk {
@@ -105,34 +157,10 @@ impl Mnk {
         side.index() as u8 + 1
     }
 
-    /// Length of the line of `side`'s stones through `cell` in direction `(dr, dc)`.
-    fn line_through(&self, cell: usize, dr: isize, dc: isize) -> usize {
-        let m = self.settings.m as isize;
-        let n = self.settings.n as isize;
-        let code = self.cells[cell];
-        let (r0, c0) = ((cell as isize) / m, (cell as isize) % m);
-        let mut count = 1;
-        for sign in [1isize, -1] {
-            let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
-            while r >= 0 && r < n && c >= 0 && c < m && self.cells[(r * m + c) as usize] == code {
-                count += 1;
-                r += sign * dr;
-                c += sign * dc;
-            }
-        }
-        count
-    }
-
-    fn makes_line(&self, cell: usize) -> bool {
-        DIRECTIONS
-            .iter()
-            .any(|&(dr, dc)| self.line_through(cell, dr, dc) >= self.settings.k)
-    }
-
     /// The sides that have k in a row somewhere (from scratch).
     fn lines_on_board(&self) -> [bool; 2] {
         let mut found = [false; 2];
-        for window in self.windows.chunks_exact(self.settings.k) {
+        for window in self.geometry.windows.chunks_exact(self.settings.k) {
             let first = self.cells[window[0] as usize];
             if first != 0 && window.iter().all(|&c| self.cells[c as usize] == first) {
                 found[first as usize - 1] = true;
@@ -142,6 +170,7 @@ impl Mnk {
     }
 
     fn empty(settings: MnkSettings) -> Mnk {
+        let geometry = build_geometry(settings);
         Mnk {
             settings,
             cells: vec![0; settings.m * settings.n],
@@ -149,7 +178,55 @@ impl Mnk {
             filled: 0,
             outcome: None,
             hash: 0,
-            windows: build_windows(settings),
+            counts: vec![[0, 0]; geometry.windows.len() / settings.k],
+            geometry,
+            line_score: [0; 2],
+            threats: [0; 2],
+        }
+    }
+
+    /// Adds (or removes) a stone of `side` on `cell` in every window through it, keeping
+    /// the line statistics current. Returns whether a window is now full of `side`.
+    #[inline]
+    fn update_windows(&mut self, cell: usize, side: Side, add: bool) -> bool {
+        let k = self.settings.k;
+        let (me, them) = (side.index(), 1 - side.index());
+        let geometry = &self.geometry;
+        let range = geometry.cell_start[cell] as usize..geometry.cell_start[cell + 1] as usize;
+        let mut complete = false;
+        for &w in &geometry.cell_windows[range] {
+            let c = &mut self.counts[w as usize];
+            let (before_me, before_them) = (
+                contribution(c[me], c[them], k),
+                contribution(c[them], c[me], k),
+            );
+            if add {
+                c[me] += 1;
+                complete |= c[me] as usize == k;
+            } else {
+                c[me] -= 1;
+            }
+            let (after_me, after_them) = (
+                contribution(c[me], c[them], k),
+                contribution(c[them], c[me], k),
+            );
+            self.line_score[me] += after_me.0 - before_me.0;
+            self.threats[me] += after_me.1 - before_me.1;
+            self.line_score[them] += after_them.0 - before_them.0;
+            self.threats[them] += after_them.1 - before_them.1;
+        }
+        complete
+    }
+
+    /// Rebuilds window counts and line statistics from the cells.
+    pub(super) fn recompute_windows(&mut self) {
+        self.counts.iter_mut().for_each(|c| *c = [0, 0]);
+        self.line_score = [0; 2];
+        self.threats = [0; 2];
+        for cell in 0..self.cells.len() {
+            if let Some(side) = self.stone(cell) {
+                self.update_windows(cell, side, true);
+            }
         }
     }
 }
@@ -242,7 +319,7 @@ impl Game for Mnk {
         self.filled += 1;
         self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
         self.to_move = side.other();
-        if self.makes_line(cell) {
+        if self.update_windows(cell, side, true) {
             self.outcome = Some(Outcome::Win(side));
         } else if self.filled == self.cells.len() {
             self.outcome = Some(Outcome::Draw);
@@ -256,6 +333,7 @@ impl Game for Mnk {
         self.filled -= 1;
         self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
         self.to_move = side;
+        self.update_windows(cell, side, false);
         // Moves are only made while the game is on, so taking one back reopens it.
         self.outcome = None;
     }

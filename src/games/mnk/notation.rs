@@ -168,6 +168,7 @@ pub(super) fn parse_position(settings: MnkSettings, text: &str) -> Result<Mnk, P
             Mnk::side_name(expected_to_move)
         )));
     }
+    pos.recompute_windows();
     let lines = pos.lines_on_board();
     pos.outcome = match lines {
         [true, true] => return Err(err("both sides have a line".to_string())),
