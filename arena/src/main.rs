@@ -18,7 +18,7 @@ use arena::runner::{run_match, MatchConfig};
 use arena::schedule::{Openings, Schedule};
 
 /// The game of the built-in default match.
-const DEFAULT_GAME: &str = "mnk m=4 n=4 k=3";
+const DEFAULT_GAME: &str = "mnk m=6 n=6 k=4";
 /// The time control when none is given.
 const DEFAULT_TC: &str = "tc=1+0.02";
 
@@ -33,7 +33,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play a match between two engines (default: agon's PVS against agon's depth-3
-    /// minimax baseline on 4x4 three-in-a-row).
+    /// minimax baseline on 6x6 four-in-a-row).
     Match(MatchArgs),
 }
 

@@ -109,8 +109,11 @@ fn estimate(score: f64, variance: f64, samples: f64, nelo_denominator: f64) -> E
             (score - 0.5) / nelo_denominator * NELO_SCALE,
             Z95 * se / nelo_denominator * NELO_SCALE,
         )
-    } else {
+    } else if score == 0.5 {
         (0.0, 0.0)
+    } else {
+        // No spread at all (every game the same non-even result): unbounded.
+        (f64::INFINITY.copysign(score - 0.5), f64::NAN)
     };
     EloEstimate {
         score,
@@ -309,6 +312,7 @@ mod tests {
         close(all_draws.los, 0.5, 1e-12);
         let all_wins = tri(4, 0, 0);
         assert!(all_wins.elo.is_infinite() && all_wins.elo > 0.0);
+        assert!(all_wins.nelo.is_infinite() && all_wins.nelo > 0.0);
         close(all_wins.los, 1.0, 1e-12);
         // nElo error is z * C / sqrt(N) for trinomial: 680.96 / sqrt(200) = 48.15.
         close(Z95 * NELO_SCALE, 680.96, 0.005);

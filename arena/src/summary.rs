@@ -145,11 +145,10 @@ impl Summary {
             );
             let _ = writeln!(
                 out,
-                "Elo difference ({a} minus {b}): {}, LOS {:.2}%, nElo {:+.2} ± {:.2}",
+                "Elo difference ({a} minus {b}): {}, LOS {:.2}%, nElo {}",
                 elo_text(&e),
                 e.los * 100.0,
-                e.nelo,
-                e.nelo_error
+                nelo_text(&e)
             );
         }
         if let Some(e) = self.pentanomial.elo() {
@@ -232,6 +231,14 @@ fn na(v: f64, decimals: usize) -> String {
         "-".into()
     } else {
         format!("{v:.decimals$}")
+    }
+}
+
+fn nelo_text(e: &EloEstimate) -> String {
+    if e.nelo.is_finite() && e.nelo_error.is_finite() {
+        format!("{:+.2} ± {:.2}", e.nelo, e.nelo_error)
+    } else {
+        format!("{}inf", if e.nelo > 0.0 { "+" } else { "-" })
     }
 }
 
