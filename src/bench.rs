@@ -22,6 +22,7 @@ pub struct BenchTotals {
 
 struct BenchGame<'a> {
     kind: SearcherKind,
+    ordering: bool,
     report: &'a mut String,
 }
 
@@ -40,7 +41,7 @@ impl GameVisitor for BenchGame<'_> {
             };
             let options = SearchOptions {
                 heuristic: G::heuristics()[0].1,
-                ordering: true,
+                ordering: self.ordering,
                 hash_mb: 16,
                 default_depth: depth,
                 move_overhead: Duration::ZERO,
@@ -80,12 +81,13 @@ pub fn nps(totals: BenchTotals) -> u64 {
     (totals.nodes as f64 / totals.elapsed.as_secs_f64().max(1e-9)) as u64
 }
 
-/// Runs the bench for the games in `only` (all when empty) with searcher `kind`; returns
+/// Runs the bench for the games in `only` (all when empty) with searcher `kind` (move
+/// ordering on or off for alpha-beta); returns
 /// the report text, one line per position, then per game and overall totals.
 ///
 /// # Errors
 /// A message when a name in `only` is not a game.
-pub fn run_bench(only: &[String], kind: SearcherKind) -> Result<String, String> {
+pub fn run_bench(only: &[String], kind: SearcherKind, ordering: bool) -> Result<String, String> {
     for name in only {
         if !GAME_NAMES.contains(&name.as_str()) {
             return Err(format!(
@@ -105,6 +107,7 @@ pub fn run_bench(only: &[String], kind: SearcherKind) -> Result<String, String> 
             name,
             BenchGame {
                 kind,
+                ordering,
                 report: &mut report,
             },
         )

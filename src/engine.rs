@@ -82,10 +82,12 @@ trait Session: Send {
     fn eval(&self) -> Option<(i32, &'static str)>;
     fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
     fn new_game(&mut self);
+    /// Starts a search; the thread sets `done` just before it emits `bestmove`.
     fn go(
         &mut self,
         limits: Limits,
         stop: Arc<AtomicBool>,
+        done: Arc<AtomicBool>,
         sink: Sink,
     ) -> Result<JoinHandle<()>, EngineError>;
 }
@@ -320,6 +322,7 @@ impl<G: Game> Session for GameSession<G> {
         &mut self,
         mut limits: Limits,
         stop: Arc<AtomicBool>,
+        done: Arc<AtomicBool>,
         sink: Sink,
     ) -> Result<JoinHandle<()>, EngineError> {
         let pos = self.position.clone().ok_or_else(|| {
@@ -393,6 +396,8 @@ impl<G: Game> Session for GameSession<G> {
                         ..Info::default()
                     }));
                 }
+                // Idle from here on: a controller that has read `bestmove` may send anything.
+                done.store(true, Ordering::SeqCst);
                 sink(Reply::BestMove(best));
             })
             .map_err(|e| {
@@ -448,6 +453,7 @@ fn new_session(
 
 struct RunningSearch {
     stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -577,7 +583,7 @@ impl Engine {
 
     fn is_searching(&mut self) -> bool {
         match &self.search {
-            Some(s) if s.handle.is_finished() => {
+            Some(s) if s.done.load(Ordering::SeqCst) || s.handle.is_finished() => {
                 let s = self.search.take().expect("checked");
                 let _ = s.handle.join();
                 false
@@ -756,11 +762,13 @@ impl Engine {
             infinite: go.infinite,
         };
         let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let sink = Arc::clone(&self.sink);
         match self
             .session
-            .go(limits, Arc::clone(&stop), Arc::clone(&self.sink))
+            .go(limits, Arc::clone(&stop), Arc::clone(&done), sink)
         {
-            Ok(handle) => self.search = Some(RunningSearch { stop, handle }),
+            Ok(handle) => self.search = Some(RunningSearch { stop, done, handle }),
             Err(reply) => self.emit(reply),
         }
     }

@@ -41,6 +41,9 @@ enum Cmd {
         /// Searcher to bench (pvs, alphabeta, minimax).
         #[arg(long, default_value = "pvs")]
         searcher: String,
+        /// Turn move ordering off (alphabeta only).
+        #[arg(long)]
+        no_ordering: bool,
     },
     /// Count leaf nodes of the legal move tree.
     Perft {
@@ -93,11 +96,15 @@ fn run(cli: Cli) -> Result<(), String> {
     };
     match cli.command {
         None => serve(&spec_text, position.as_deref()),
-        Some(Cmd::Bench { only, searcher }) => {
+        Some(Cmd::Bench {
+            only,
+            searcher,
+            no_ordering,
+        }) => {
             let kind = agon::search::SearcherKind::from_name(&searcher).ok_or_else(|| {
                 format!("unknown searcher '{searcher}' (pvs, alphabeta, minimax)")
             })?;
-            let report = run_bench(&only, kind).map_err(|e| e.to_string())?;
+            let report = run_bench(&only, kind, !no_ordering).map_err(|e| e.to_string())?;
             print!("{report}");
             Ok(())
         }

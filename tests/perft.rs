@@ -138,3 +138,45 @@ fn tic_tac_toe_has_255168_games() {
     let mut pos = agon::games::mnk::Mnk::start(&agon::games::mnk::MnkSettings { m: 3, n: 3, k: 3 });
     assert_eq!(games(&mut pos), 255_168);
 }
+
+#[test]
+fn clobber_perft() {
+    run("tests/data/clobber.perft", false);
+}
+
+/// Legal move lists of the reference positions, compared as sets.
+fn check_moves(path: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut game, mut position) = (None::<String>, None::<String>);
+    let mut checked = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "game" => game = Some(rest.to_string()),
+            "position" => position = (rest != "startpos").then(|| rest.to_string()),
+            "moves" => {
+                let spec = GameSpec::parse(game.as_deref().expect("game first")).unwrap();
+                let pos = new_game(&spec, position.as_deref())
+                    .unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1));
+                let mut ours = pos.legal_moves();
+                ours.sort();
+                let mut theirs: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+                theirs.sort();
+                assert_eq!(ours, theirs, "{path}:{}", i + 1);
+                checked += 1;
+            }
+            other => panic!("{path}:{}: unknown key {other}", i + 1),
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn legal_moves_match_the_reference_lists() {
+    check_moves("tests/data/mnk_moves.txt");
+    check_moves("tests/data/clobber_moves.txt");
+}

@@ -175,7 +175,7 @@ fn commands_during_a_search_are_refused_as_busy() {
         "perft 1",
     ] {
         e.send(line);
-        let reply = e.line(2 * SEC);
+        let reply = e.until("error", 2 * SEC).pop().unwrap();
         assert!(reply.starts_with("error busy"), "{line}: {reply}");
     }
     e.send("stop");
@@ -259,4 +259,55 @@ fn position_file_sets_the_start_position() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("3 rows"), "{err}");
+}
+#[test]
+fn every_example_in_protocol_md_holds() {
+    use agon::protocol::examples::{parse_examples, Matcher};
+    let text = std::fs::read_to_string("protocol.md").expect("protocol.md");
+    let exchanges = parse_examples(&text);
+    assert!(
+        exchanges.len() >= 20,
+        "protocol.md should have many examples"
+    );
+    for exchange in &exchanges {
+        let mut e = EngineProcess::start();
+        for step in &exchange.steps {
+            if let Some(line) = &step.send {
+                e.send(line);
+            }
+            let mut matcher = Matcher::new(&step.expect);
+            while !matcher.is_done() {
+                let line = e.try_line(10 * SEC).unwrap_or_else(|| {
+                    panic!(
+                        "protocol.md:{}: still missing {:?}",
+                        step.line,
+                        matcher.missing()
+                    )
+                });
+                if let Err(why) = matcher.feed(&line) {
+                    panic!("protocol.md:{}: {why}", step.line);
+                }
+            }
+        }
+        if exchange
+            .steps
+            .iter()
+            .any(|s| s.send.as_deref() == Some("quit"))
+        {
+            continue;
+        }
+        // Nothing unexpected is left over: the next line after a ping is the pong.
+        e.send("isready");
+        loop {
+            let line = e.line(10 * SEC);
+            if line == "readyok" {
+                break;
+            }
+            assert!(
+                agon::protocol::examples::is_progress(&line),
+                "protocol.md:{}: extra line {line:?}",
+                exchange.line
+            );
+        }
+    }
 }

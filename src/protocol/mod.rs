@@ -46,6 +46,7 @@
 //! Protocol version: this module implements version 1 of the protocol described in
 //! `protocol.md` (UCI-shaped, UGI-compatible, TEI handshake words accepted).
 
+pub mod examples;
 mod parse;
 #[cfg(test)]
 mod proptests;
@@ -554,9 +555,9 @@ fn write_text(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
 }
 
 impl fmt::Display for Go {
-    /// The arguments of `go` without the keyword, each preceded by a space, in a fixed
-    /// order with the `p1`/`p2` names.
+    /// The whole `go` line, limits in a fixed order with the `p1`/`p2` names.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
         let numbers = [
             ("p1time", self.p1time),
             ("p2time", self.p2time),
@@ -610,7 +611,7 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Go(go) => write!(f, "go{go}"),
+            Command::Go(go) => write!(f, "{go}"),
             Command::Stop => f.write_str("stop"),
             Command::Quit => f.write_str("quit"),
             Command::Debug(on) => f.write_str(if *on { "debug on" } else { "debug off" }),
@@ -645,9 +646,9 @@ impl fmt::Display for OptionText<'_> {
 }
 
 impl fmt::Display for OptionDecl {
-    /// The line without the leading `option ` keyword: `name <name> type ...`.
+    /// The whole `option name <name> type ...` line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "name {} type ", OneLine(&self.name))?;
+        write!(f, "option name {} type ", OneLine(&self.name))?;
         match &self.kind {
             OptionType::Check { default } => write!(f, "check default {default}"),
             OptionType::Spin { default, min, max } => {
@@ -669,8 +670,9 @@ impl fmt::Display for OptionDecl {
 }
 
 impl fmt::Display for Info {
-    /// The line without the leading `info` keyword: ` depth 3 ... pv a1 b2`, `string` last.
+    /// The whole `info ...` line; `pv` and then `string` come last.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("info")?;
         if let Some(depth) = self.depth {
             write!(f, " depth {depth}")?;
         }
@@ -710,10 +712,10 @@ impl fmt::Display for Reply {
                 write!(f, "id {}", OneLine(field))?;
                 write_text(f, value)
             }
-            Reply::Option(decl) => write!(f, "option {decl}"),
+            Reply::Option(decl) => write!(f, "{decl}"),
             Reply::HelloOk(dialect) => write!(f, "{dialect}ok"),
             Reply::ReadyOk => f.write_str("readyok"),
-            Reply::Info(info) => write!(f, "info{info}"),
+            Reply::Info(info) => write!(f, "{info}"),
             Reply::BestMove(Some(mv)) => write!(f, "bestmove {}", OneLine(mv)),
             Reply::BestMove(None) => f.write_str("bestmove none"),
             Reply::Response(text) => {

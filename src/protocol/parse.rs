@@ -524,8 +524,17 @@ fn option(input: &str) -> Res<'_, OptionDecl> {
     let (mut min, mut max): (Option<Vec<&str>>, Option<Vec<&str>>) = (None, None);
     let mut vars: Vec<Vec<&str>> = Vec::new();
     while let Ok((after, key)) = arg(rest) {
-        let (after, words) =
-            many0(verify(arg, |t: &str| !OPTION_KEYS.contains(&t))).parse(after)?;
+        // The first word after a key is always a value (`default default`); the value
+        // then runs to the next key.
+        let (after, words) = match arg(after) {
+            Ok((after, first)) => {
+                let (after, mut more) =
+                    many0(verify(arg, |t: &str| !OPTION_KEYS.contains(&t))).parse(after)?;
+                more.insert(0, first);
+                (after, more)
+            }
+            Err(_) => (after, Vec::new()),
+        };
         match key {
             "default" => default = Some(words),
             "min" => min = Some(words),

@@ -85,9 +85,18 @@ fn free_text() -> impl Strategy<Value = String> {
     ]
 }
 
-/// An option value: a phrase or the empty string (written `<empty>`).
+/// An option value: a phrase or the empty string (written `<empty>`). Its first word may
+/// be a keyword of the `option` line (`default default`).
 fn option_value() -> impl Strategy<Value = String> {
-    prop_oneof![1 => Just(String::new()), 4 => phrase()]
+    let keyword_first = (
+        select(vec!["default", "min", "max", "var", "type", "name"]),
+        option::of(phrase()),
+    )
+        .prop_map(|(first, rest)| match rest {
+            Some(rest) => format!("{first} {rest}"),
+            None => first.to_string(),
+        });
+    prop_oneof![1 => Just(String::new()), 4 => phrase(), 1 => keyword_first]
 }
 
 fn dialect() -> impl Strategy<Value = Dialect> {

@@ -7,7 +7,7 @@ use crate::game::Game;
 pub fn sort_by_hint<G: Game>(pos: &G, moves: &mut [G::Move], scratch: &mut Vec<(i32, G::Move)>) {
     scratch.clear();
     scratch.extend(moves.iter().map(|&mv| (pos.move_order_hint(mv), mv)));
-    scratch.sort_by(|a, b| b.0.cmp(&a.0));
+    scratch.sort_by_key(|entry| std::cmp::Reverse(entry.0));
     for (slot, (_, mv)) in moves.iter_mut().zip(scratch.iter()) {
         *slot = *mv;
     }

@@ -103,7 +103,7 @@ impl<G: Game> Pvs<G> {
             (key, *mv)
         }));
         // Stable, so equal keys keep generation order and results stay deterministic.
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         for (slot, (_, mv)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = *mv;
         }

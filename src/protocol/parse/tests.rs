@@ -630,6 +630,28 @@ fn command_display() {
     }
 }
 
+#[test]
+fn parts_display_as_whole_lines() {
+    assert_eq!(Go::default().to_string(), "go");
+    assert_eq!(
+        Go {
+            depth: Some(3),
+            ..Go::default()
+        }
+        .to_string(),
+        "go depth 3"
+    );
+    assert_eq!(Info::default().to_string(), "info");
+    assert_eq!(
+        OptionDecl {
+            name: "Clear Hash".into(),
+            kind: OptionType::Button
+        }
+        .to_string(),
+        "option name Clear Hash type button"
+    );
+}
+
 // --- replies -----------------------------------------------------------------------------
 
 #[test]
@@ -695,6 +717,25 @@ fn option_lines() {
                 OptionType::Combo {
                     default: "pvs".into(),
                     vars: strings(&["pvs", "alphabeta", "minimax"]),
+                },
+            ),
+        ),
+        (
+            "option name Heuristic type string default default",
+            option(
+                "Heuristic",
+                OptionType::String {
+                    default: "default".into(),
+                },
+            ),
+        ),
+        (
+            "option name Mode type combo default var var var var default var min",
+            option(
+                "Mode",
+                OptionType::Combo {
+                    default: "var".into(),
+                    vars: strings(&["var", "default", "min"]),
                 },
             ),
         ),
