@@ -18,7 +18,7 @@ use arena::runner::{run_match, MatchConfig};
 use arena::schedule::{Openings, Schedule};
 
 /// The game of the built-in default match.
-const DEFAULT_GAME: &str = "mnk m=6 n=6 k=4";
+const DEFAULT_GAME: &str = "mnk m=5 n=5 k=4";
 /// The time control when none is given.
 const DEFAULT_TC: &str = "tc=1+0.02";
 
@@ -33,7 +33,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play a match between two engines (default: agon's PVS against agon's depth-3
-    /// minimax baseline on 6x6 four-in-a-row).
+    /// minimax baseline on 5x5 four-in-a-row, 100 games).
     Match(MatchArgs),
 }
 
@@ -58,7 +58,7 @@ struct MatchArgs {
     #[arg(long, default_value = DEFAULT_GAME)]
     game: String,
     /// Number of games (played as colour-swapped pairs from the same opening).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 100)]
     games: u64,
     /// Openings: start, random:PLIES (random legal plies from the seed) or file:PATH
     /// (one per line: a move list, "fen POSITION [moves ...]" or a position string).
@@ -116,7 +116,7 @@ struct MatchArgs {
     #[arg(long)]
     transcripts: bool,
     /// Print the summary every N games (0: only at the end).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 25)]
     report_every: u64,
     /// No progress bar.
     #[arg(long)]

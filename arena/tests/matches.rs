@@ -9,17 +9,6 @@ use std::time::Duration;
 use common::*;
 use serde_json::Value;
 
-/// KNOWN ENGINE BUG, reported to the engine-core work: after printing `bestmove`, the
-/// engine's search thread is still "running" for a moment, and a `position` sent right
-/// then is answered `error busy ...`. The arena rightly calls that a protocol violation.
-/// This allowance goes once the engine joins its finished search before answering.
-fn is_known_busy_race(r: &Value) -> bool {
-    r["termination"]["kind"] == "protocol_violation"
-        && r["termination"]["line"]
-            .as_str()
-            .is_some_and(|l| l.starts_with("error busy"))
-}
-
 #[test]
 fn default_match_runs_with_no_arguments() {
     let dir = tempfile::tempdir().unwrap();
@@ -53,14 +42,10 @@ fn default_match_runs_with_no_arguments() {
         );
     }
     let records = journal(&dir.path().join("arena-out/journal.jsonl"));
-    assert_every_game(&records, 20);
+    assert_every_game(&records, 100);
     assert_no_survivors(&marker);
     let mut kinds = BTreeMap::new();
     for r in &records {
-        if is_known_busy_race(r) {
-            eprintln!("warning: known engine busy race in game {}", r["game"]);
-            continue;
-        }
         *kinds
             .entry(r["termination"]["kind"].as_str().unwrap().to_string())
             .or_insert(0) += 1;
@@ -79,7 +64,7 @@ fn default_match_runs_with_no_arguments() {
             assert!(m["pv"].as_array().is_some_and(|pv| !pv.is_empty()), "{m}");
         }
     }
-    assert!(kinds.get("normal").copied().unwrap_or(0) >= 15, "{kinds:?}");
+    assert_eq!(kinds.get("normal").copied(), Some(100), "{kinds:?}");
 }
 
 #[test]
@@ -103,9 +88,6 @@ fn agon_against_a_weak_engine_with_transcripts_and_claims() {
     assert_every_game(&records, 4);
     assert_no_survivors(&marker);
     for r in &records {
-        if is_known_busy_race(r) {
-            continue;
-        }
         assert_eq!(r["termination"]["kind"], "normal", "{r}");
         // Perfect play never loses tic-tac-toe.
         let agon_seat = if r["p1"]["name"] == "agon" {
