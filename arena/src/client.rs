@@ -227,18 +227,34 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     /// [`ClientError::Closed`] when the engine's input is closed, [`ClientError::Timeout`]
     /// when the engine does not take the line within [`WRITE_TIMEOUT`].
     pub async fn send(&mut self, command: &Command) -> Result<(), ClientError> {
-        let mut line = command.to_string();
-        self.log(Direction::ToEngine, &line);
-        line.push('\n');
+        self.send_all(std::slice::from_ref(command)).await
+    }
+
+    /// Writes several command lines with one write (one system call for `position` and
+    /// `go`: less latency) and flushes them.
+    ///
+    /// # Errors
+    /// As [`EngineClient::send`].
+    pub async fn send_all(&mut self, commands: &[Command]) -> Result<(), ClientError> {
+        let mut text = String::new();
+        for command in commands {
+            let line = command.to_string();
+            self.log(Direction::ToEngine, &line);
+            text.push_str(&line);
+            text.push('\n');
+        }
         let write = async {
-            self.writer.write_all(line.as_bytes()).await?;
+            self.writer.write_all(text.as_bytes()).await?;
             self.writer.flush().await
         };
         match tokio::time::timeout(WRITE_TIMEOUT, write).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) if is_closed(&e) => Err(ClientError::Closed {
                 pipe: "input",
-                waiting_for: format!("it to read '{}'", shorten(line.trim_end(), 60)),
+                waiting_for: format!(
+                    "it to read '{}'",
+                    shorten(text.lines().next().unwrap_or(""), 60)
+                ),
             }),
             Ok(Err(e)) => Err(ClientError::Io(e.to_string())),
             Err(_) => Err(ClientError::Timeout {

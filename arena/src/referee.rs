@@ -564,11 +564,7 @@ async fn run_game_inner(
                 return Err(fault(mover, "ping", e, &r.process).await);
             }
         }
-        let send = async {
-            r.client.send(&position).await?;
-            r.client.send(&Command::Go(go)).await
-        };
-        if let Err(e) = send.await {
+        if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
             return Err(fault(mover, "search", e, &r.process).await);
         }
         let go_sent = Instant::now();
