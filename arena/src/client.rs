@@ -275,7 +275,9 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
             let line = match self.reader.read_line(deadline).await {
                 Ok(line) => line,
                 Err(ReadError::Timeout) => {
-                    self.note(&format!("timeout waiting for {waiting_for}"));
+                    if waiting_for != "nothing" {
+                        self.note(&format!("timeout waiting for {waiting_for}"));
+                    }
                     return Err(ClientError::Timeout {
                         waiting_for: waiting_for.to_string(),
                         waited_ms: started.elapsed().as_millis() as u64,
@@ -344,6 +346,26 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
                     self.warnings.push(format!("{code} {message}"))
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// Reads whatever the engine already printed, without waiting: a `bestmove` there
+    /// was sent without a `go` (a second `bestmove` for one search, say) and would be
+    /// taken as the answer to the next `go`, so it is a violation. Other lines are skipped.
+    ///
+    /// # Errors
+    /// A violation for a stray `bestmove`; closed pipes and floods as usual.
+    pub async fn drain_pending(&mut self) -> Result<(), ClientError> {
+        let now = Instant::now();
+        loop {
+            match self.next_reply(now, now, "nothing").await {
+                Ok((Reply::BestMove(_), line)) => {
+                    return Err(violation(&line, "bestmove without go"))
+                }
+                Ok(_) => {}
+                Err(ClientError::Timeout { .. }) => return Ok(()),
+                Err(e) => return Err(e),
             }
         }
     }
@@ -564,6 +586,21 @@ mod tests {
             .unwrap_err();
         assert!(
             matches!(err, ClientError::Closed { pipe: "output", .. }),
+            "{err:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn stray_bestmove_is_caught_before_the_next_go() {
+        let (mut client, _cmds, mut out) = pair();
+        client.drain_pending().await.unwrap();
+        out.write_all(b"info string late\nbestmove a1\n")
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let err = client.drain_pending().await.unwrap_err();
+        assert!(
+            matches!(&err, ClientError::Violation { reason, .. } if reason == "bestmove without go"),
             "{err:?}"
         );
     }

@@ -564,6 +564,9 @@ async fn run_game_inner(
                 return Err(fault(mover, "ping", e, &r.process).await);
             }
         }
+        if let Err(e) = r.client.drain_pending().await {
+            return Err(fault(mover, "search", e, &r.process).await);
+        }
         if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
             return Err(fault(mover, "search", e, &r.process).await);
         }

@@ -289,3 +289,13 @@ fn wrong_claims_are_recorded_not_trusted() {
     }
     assert!(decisive > 0, "no decisive game to check");
 }
+
+#[test]
+fn a_second_bestmove_is_a_protocol_violation() {
+    // The stray line would otherwise answer the next `go` with a move for the old position.
+    let run = fault_match("double-bestmove", "double-bestmove", "tc=2+0.1", &[]);
+    assert_bad_lost_every_game(&run, "protocol_violation");
+    for r in &run.records {
+        assert_eq!(r["termination"]["reason"], "bestmove without go", "{r}");
+    }
+}

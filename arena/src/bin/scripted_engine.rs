@@ -21,6 +21,7 @@
 //! | `use-exact-time` | sleeps exactly its remaining clock (or `movetime`) before each move |
 //! | `overrun-time MS` | sleeps its remaining clock (or `movetime`) plus MS (default 500) |
 //! | `wrong-claim` | plays normally but answers `query result` with the opposite result |
+//! | `double-bestmove` | answers every `go` with two `bestmove` lines (written together) |
 //!
 //! Every line received is appended to the file named by `SCRIPTED_ENGINE_LOG`, if set.
 
@@ -164,7 +165,12 @@ fn main() {
                     &mut out,
                     "info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time 0",
                 );
-                say(&mut out, &format!("bestmove {best}"));
+                if mode == "double-bestmove" {
+                    // Both lines in one write, so they arrive together.
+                    say(&mut out, &format!("bestmove {best}\nbestmove {best}"));
+                } else {
+                    say(&mut out, &format!("bestmove {best}"));
+                }
                 if mode == "exit-after-bestmove" {
                     std::process::exit(0);
                 }
