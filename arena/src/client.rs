@@ -264,15 +264,24 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         }
     }
 
-    /// Reads one reply; junk lines are skipped and counted.
+    /// Reads one reply; junk lines are skipped and counted. With no deadline, only what
+    /// is already there is read (nothing there: a timeout at once).
     async fn next_reply(
         &mut self,
-        deadline: Instant,
+        deadline: Option<Instant>,
         started: Instant,
         waiting_for: &str,
     ) -> Result<(Reply, String), ClientError> {
         loop {
-            let line = match self.reader.read_line(deadline).await {
+            let read = match deadline {
+                Some(deadline) => self.reader.read_line(deadline).await,
+                None => self
+                    .reader
+                    .try_read_line()
+                    .await
+                    .unwrap_or(Err(ReadError::Timeout)),
+            };
+            let line = match read {
                 Ok(line) => line,
                 Err(ReadError::Timeout) => {
                     if waiting_for != "nothing" {
@@ -314,7 +323,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         let waiting = format!("{}ok", self.dialect.name());
         let mut id = EngineId::default();
         loop {
-            match self.next_reply(deadline, started, &waiting).await? {
+            match self.next_reply(Some(deadline), started, &waiting).await? {
                 (Reply::HelloOk(d), _) if d == self.dialect => return Ok(id),
                 (Reply::Id { field, value }, _) => match field.as_str() {
                     "name" => id.name = Some(value),
@@ -339,7 +348,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         let started = Instant::now();
         self.send(&Command::IsReady).await?;
         loop {
-            match self.next_reply(deadline, started, "readyok").await? {
+            match self.next_reply(Some(deadline), started, "readyok").await? {
                 (Reply::ReadyOk, _) => return Ok(()),
                 (Reply::BestMove(_), line) => return Err(violation(&line, "bestmove without go")),
                 (Reply::Error { code, message }, _) => {
@@ -359,7 +368,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     pub async fn drain_pending(&mut self) -> Result<(), ClientError> {
         let now = Instant::now();
         loop {
-            match self.next_reply(now, now, "nothing").await {
+            match self.next_reply(None, now, "nothing").await {
                 Ok((Reply::BestMove(_), line)) => {
                     return Err(violation(&line, "bestmove without go"))
                 }
@@ -382,7 +391,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     ) -> Result<SearchReport, ClientError> {
         let mut report = SearchReport::default();
         loop {
-            match self.next_reply(deadline, started, "bestmove").await? {
+            match self.next_reply(Some(deadline), started, "bestmove").await? {
                 (Reply::BestMove(best), line) => {
                     report.best = best;
                     report.line = line;
@@ -412,7 +421,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         let started = Instant::now();
         self.send(&Command::Query(kind)).await?;
         loop {
-            match self.next_reply(deadline, started, "response").await? {
+            match self.next_reply(Some(deadline), started, "response").await? {
                 (Reply::Response(text), _) => return Ok(text),
                 (Reply::Error { .. }, line) => return Err(violation(&line, "query refused")),
                 _ => {}

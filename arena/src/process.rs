@@ -111,6 +111,17 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         }
     }
 
+    /// A line that is already available, without waiting (and without the timer, whose
+    /// millisecond resolution would add latency): `None` when nothing complete is there.
+    pub async fn try_read_line(&mut self) -> Option<Result<String, ReadError>> {
+        let mut read = std::pin::pin!(self.read_line_unbounded());
+        std::future::poll_fn(|cx| match std::future::Future::poll(read.as_mut(), cx) {
+            std::task::Poll::Ready(result) => std::task::Poll::Ready(Some(result)),
+            std::task::Poll::Pending => std::task::Poll::Ready(None),
+        })
+        .await
+    }
+
     async fn read_line_unbounded(&mut self) -> Result<String, ReadError> {
         loop {
             let available = self
@@ -483,6 +494,20 @@ mod tests {
         };
         assert!(matches!(err, ReadError::Flood { .. }), "{err:?}");
         assert!((100..110).contains(&got), "{got} lines before the cap");
+    }
+
+    #[tokio::test]
+    async fn try_read_does_not_wait() {
+        let (client, mut server) = tokio::io::duplex(64);
+        let mut r = LineReader::new(BufReader::new(client), limits(100));
+        let started = std::time::Instant::now();
+        assert_eq!(r.try_read_line().await, None);
+        server.write_all(b"ab").await.unwrap();
+        assert_eq!(r.try_read_line().await, None);
+        server.write_all(b"c\nd\n").await.unwrap();
+        assert_eq!(r.try_read_line().await, Some(Ok("abc".into())));
+        assert_eq!(r.try_read_line().await, Some(Ok("d".into())));
+        assert!(started.elapsed() < Duration::from_millis(50));
     }
 
     #[tokio::test]

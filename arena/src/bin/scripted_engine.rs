@@ -167,7 +167,8 @@ fn main() {
                 );
                 if mode == "double-bestmove" {
                     // Both lines in one write, so they arrive together.
-                    say(&mut out, &format!("bestmove {best}\nbestmove {best}"));
+                    let _ = out.write_all(format!("bestmove {best}\nbestmove {best}\n").as_bytes());
+                    let _ = out.flush();
                 } else {
                     say(&mut out, &format!("bestmove {best}"));
                 }
