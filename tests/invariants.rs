@@ -4,7 +4,9 @@
 //! the same move, moves are unique, and the position string round-trips.
 
 use agon::game::Game;
+use agon::games::clobber::Clobber;
 use agon::games::mnk::{Mnk, MnkSettings};
+use agon::games::GameSpec;
 use agon::zobrist::splitmix64;
 use proptest::prelude::*;
 
@@ -75,6 +77,13 @@ proptest! {
     fn mnk_playouts(seed in any::<u64>(), size in 0usize..6) {
         let (m, n, k) = [(3, 3, 3), (4, 4, 4), (5, 5, 4), (5, 5, 5), (7, 4, 3), (1, 1, 1)][size];
         playout_prop(&Mnk::start(&MnkSettings { m, n, k }), seed);
+    }
+
+    #[test]
+    fn clobber_playouts(seed in any::<u64>(), size in 0usize..7) {
+        let (rows, cols) = [(5, 6), (6, 5), (8, 8), (10, 10), (1, 5), (3, 3), (2, 7)][size];
+        let spec = GameSpec::parse(&format!("clobber rows={rows} cols={cols}")).unwrap();
+        playout_prop(&Clobber::start(&spec.settings::<Clobber>()), seed);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use agon::game::{Game, Outcome, Side};
+use agon::games::clobber::Clobber;
 use agon::games::mnk::{Mnk, MnkSettings};
+use agon::games::GameSpec;
 use agon::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind, WIN};
 use agon::zobrist::splitmix64;
 
@@ -93,6 +95,21 @@ fn searchers_agree_on_mnk() {
     ] {
         let start = Mnk::start(&MnkSettings { m, n, k });
         let positions = random_positions(&start, 25, plies, 0xA60 + m as u64);
+        searchers_agree(&positions, depths);
+    }
+}
+
+#[test]
+fn searchers_agree_on_clobber() {
+    for (rows, cols, plies, depths) in [
+        (5, 6, 12, &[1, 2, 3, 4][..]),
+        (6, 5, 6, &[1, 2, 3][..]),
+        (4, 4, 4, &[1, 2, 3, 5][..]),
+        (8, 8, 20, &[1, 2, 3][..]),
+    ] {
+        let spec = GameSpec::parse(&format!("clobber rows={rows} cols={cols}")).unwrap();
+        let start = Clobber::start(&spec.settings::<Clobber>());
+        let positions = random_positions(&start, 12, plies, 0xC10 + rows as u64);
         searchers_agree(&positions, depths);
     }
 }

@@ -4,6 +4,7 @@
 //! (plus its aliases in [`ALIASES`] if it has any). Nothing in search, protocol,
 //! engine or arena changes.
 
+pub mod clobber;
 pub mod mnk;
 
 use std::fmt;
@@ -21,12 +22,13 @@ pub trait GameVisitor {
 }
 
 /// The canonical names of all games, in the order they are listed.
-pub const GAME_NAMES: &[&str] = &["mnk"];
+pub const GAME_NAMES: &[&str] = &["mnk", "clobber"];
 
 /// Runs `visitor` with the game called `name` (canonical name only); `None` if unknown.
 pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     Some(match name {
         mnk::Mnk::NAME => visitor.visit::<mnk::Mnk>(),
+        clobber::Clobber::NAME => visitor.visit::<clobber::Clobber>(),
 
         _ => return None,
     })
