@@ -1,5 +1,344 @@
-//! The Agon arena (placeholder until the arena issue lands).
+//! The `arena` binary: `arena match` plays a match between two engine processes.
+//! See the README's arena section for every flag and the journal format.
 
-fn main() {
-    println!("arena: not built yet");
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use agon::games::GameSpec;
+use arena::clock::TimeControl;
+use arena::config::{EngineSpec, ENGINE_KEYS};
+use arena::process::LineLimits;
+use arena::referee::RefereeSettings;
+use arena::runner::{run_match, MatchConfig};
+use arena::schedule::{Openings, Schedule};
+
+/// The game of the built-in default match.
+const DEFAULT_GAME: &str = "mnk m=5 n=5 k=4";
+/// The time control when none is given.
+const DEFAULT_TC: &str = "tc=1+0.02";
+
+/// Agon arena: referee matches between engine processes.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a match between two engines (default: agon's PVS against agon's depth-3
+    /// minimax baseline on 5x5 four-in-a-row, 100 games).
+    Match(MatchArgs),
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// An engine, as key=value words (give it twice; once: it plays the baseline;
+    /// never: the default pair). Keys: cmd=PATH args="ARGS" name=NAME dir=DIR
+    /// proto=ugi|uci|tei option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS
+    /// depth=N nodes=N. A bare cmd (no '/') is looked for next to the arena binary, then on PATH.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    engine: Vec<String>,
+    /// The `--engine` words grouped by occurrence (filled from the matches, not by clap).
+    #[arg(skip)]
+    engine_groups: Vec<Vec<String>>,
+    /// Settings for both engines (each --engine overrides them), e.g. --each tc=5+0.05.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// The agon binary used for the built-in engines.
+    #[arg(long, value_name = "PATH")]
+    agon: Option<PathBuf>,
+    /// The game and its parameters, e.g. "tictactoe", "mnk m=5 n=5 k=4", "clobber rows=5 cols=6".
+    #[arg(long, default_value = DEFAULT_GAME)]
+    game: String,
+    /// Number of games (played as colour-swapped pairs from the same opening).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Openings: start, random:PLIES (random legal plies from the seed) or file:PATH
+    /// (one per line: a move list, "fen POSITION [moves ...]" or a position string).
+    #[arg(long, default_value = "random:2")]
+    openings: String,
+    /// Shuffle the openings of a file with the seed (default: file order).
+    #[arg(long)]
+    shuffle_openings: bool,
+    /// Seed of the schedule (random openings, shuffling); printed so a run can be repeated.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Games played at once (each with its own two engine processes).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Time an engine may overrun its clock or movetime before it loses on time (ms).
+    #[arg(long, default_value_t = 100)]
+    margin_ms: u64,
+    /// Deadline for a new engine's handshake and first readyok (ms).
+    #[arg(long, default_value_t = 10_000)]
+    startup_ms: u64,
+    /// Deadline for readyok (new game, pings) and query answers (ms).
+    #[arg(long, default_value_t = 5_000)]
+    ping_ms: u64,
+    /// Wall-clock cap of a search limited only by depth or nodes (ms).
+    #[arg(long, default_value_t = 60_000)]
+    hard_cap_ms: u64,
+    /// Time an engine gets to exit after quit before its process group is killed (ms).
+    #[arg(long, default_value_t = 300)]
+    grace_ms: u64,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Ask both engines `query result` after each game and record their claims.
+    #[arg(long)]
+    query_result: bool,
+    /// Ping (isready) the engine before every move.
+    #[arg(long)]
+    ping_every_move: bool,
+    /// Longest engine output line accepted (bytes).
+    #[arg(long, default_value_t = 65_536)]
+    max_line_bytes: usize,
+    /// Engine output lines per second allowed (sustained; the same number may come at once).
+    #[arg(long, default_value_t = 20_000)]
+    max_lines_per_sec: u32,
+    /// Bytes of each engine process's stderr kept in its log.
+    #[arg(long, default_value_t = 1 << 20)]
+    stderr_cap: u64,
+    /// Output directory: the journal, and per run a folder with game files and engine logs.
+    #[arg(long, default_value = "arena-out")]
+    out: PathBuf,
+    /// The journal (default OUT/journal.jsonl); appended to, one JSON line per game.
+    #[arg(long)]
+    journal: Option<PathBuf>,
+    /// Write a timestamped protocol transcript of every game.
+    #[arg(long)]
+    transcripts: bool,
+    /// Print the summary every N games (0: only at the end).
+    #[arg(long, default_value_t = 25)]
+    report_every: u64,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn agon_words(path: &str, name: &str, extra: &[&str]) -> Vec<String> {
+    let mut w = vec![format!("cmd={path}"), format!("name={name}")];
+    w.extend(extra.iter().map(|s| s.to_string()));
+    w
+}
+
+fn run_id(seed: u64) -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    let (days, secs) = (now / 86_400, now % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-s{seed}-p{}",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+        std::process::id()
+    )
+}
+
+async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
+    let agon = match &args.agon {
+        Some(p) => p.display().to_string(),
+        None => "agon".to_string(),
+    };
+    let each = EngineSpec::parse(&args.each)?;
+    let baseline = agon_words(
+        &agon,
+        "agon-minimax-d3",
+        &["option.Searcher=minimax", "option.Depth=3"],
+    );
+    let default_engine = agon_words(&agon, "agon", &[]);
+    let engine_words: Vec<Vec<String>> = match args.engine_groups.len() {
+        0 => vec![default_engine, baseline],
+        1 => vec![args.engine_groups[0].clone(), baseline],
+        2 => args.engine_groups.clone(),
+        n => bail!("{n} engines given; a match takes two (--engine twice)"),
+    };
+    let default_tc = TimeControl::parse(DEFAULT_TC).expect("valid default");
+    let mut engines = Vec::new();
+    for (i, words) in engine_words.iter().enumerate() {
+        let spec = EngineSpec::parse(words)?.over(&each);
+        let mut config = spec
+            .build(&format!("engine{}", i + 1), default_tc)
+            .with_context(|| format!("engine {} ({ENGINE_KEYS})", i + 1))?;
+        if spec.name.is_none() {
+            config.name = config
+                .spawn
+                .program
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| format!("engine{}", i + 1));
+        }
+        engines.push(config);
+    }
+    if engines[0].name == engines[1].name {
+        engines[0].name.push_str("-1");
+        engines[1].name.push_str("-2");
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
+    });
+    let openings = Openings::parse(&args.openings, &spec)?;
+    let schedule = Schedule::new(
+        spec.clone(),
+        openings,
+        args.games,
+        seed,
+        args.shuffle_openings,
+    );
+    let run_id = run_id(seed);
+    let run_dir = args.out.join(&run_id);
+    let journal = args
+        .journal
+        .clone()
+        .unwrap_or_else(|| args.out.join("journal.jsonl"));
+    let concurrency = args.concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(2)
+    });
+    let referee = RefereeSettings {
+        spec: spec.clone(),
+        margin: Duration::from_millis(args.margin_ms),
+        startup_timeout: Duration::from_millis(args.startup_ms),
+        ping_timeout: Duration::from_millis(args.ping_ms),
+        hard_cap: Duration::from_millis(args.hard_cap_ms),
+        grace: Duration::from_millis(args.grace_ms),
+        max_plies: args.max_plies,
+        query_result: args.query_result,
+        ping_every_move: args.ping_every_move,
+        limits: LineLimits {
+            max_line: args.max_line_bytes,
+            burst_lines: args.max_lines_per_sec,
+            lines_per_sec: args.max_lines_per_sec,
+        },
+        stderr_cap: args.stderr_cap,
+        log_dir: Some(run_dir.join("logs")),
+    };
+    println!(
+        "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
+        engines[0].name, engines[1].name, args.games, args.openings
+    );
+    for e in &engines {
+        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!(
+            "  {}: {} {} [{}]{}",
+            e.name,
+            e.spawn.program.display(),
+            e.spawn.args.join(" "),
+            e.tc,
+            if options.is_empty() {
+                String::new()
+            } else {
+                format!(" options {}", options.join(" "))
+            }
+        );
+    }
+    println!(
+        "  journal {}, games and logs in {}",
+        journal.display(),
+        run_dir.display()
+    );
+    let (cancel_tx, cancel_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        eprintln!("\narena: interrupted; recording games in progress and stopping engines");
+        let _ = cancel_tx.send(true);
+        // Keep the sender alive so receivers see the flag.
+        std::future::pending::<()>().await;
+    });
+    let config = MatchConfig {
+        engines: [Arc::new(engines[0].clone()), Arc::new(engines[1].clone())],
+        referee,
+        schedule,
+        concurrency,
+        run_id,
+        run_dir,
+        journal: journal.clone(),
+        transcripts: args.transcripts,
+        report_every: args.report_every,
+        progress: !args.no_progress,
+    };
+    let outcome = run_match(config, cancel_rx).await?;
+    println!(
+        "=== Final{} ===\n{}",
+        if outcome.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
+        outcome.summary.render()
+    );
+    println!("Journal: {}", journal.display());
+    Ok(if outcome.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let matches = Cli::command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let Command::Match(args) = &mut cli.command;
+    if let Some((_, sub)) = matches.subcommand() {
+        if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
+            args.engine_groups = groups.map(|g| g.cloned().collect()).collect();
+        }
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("arena: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Match(args) => run(args).await,
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("arena: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -1,0 +1,308 @@
+//! Time controls and clocks, with fastchess's semantics
+//! (`Disservin/fastchess:app/src/game/timecontrol/timecontrol.cpp`): the clock starts at
+//! base (+ nothing); after a move the time used is subtracted; the mover loses when it
+//! used more than its time left plus the margin; otherwise the clock is clamped at zero
+//! and the increment added. Fixed time per move allows `movetime` plus the margin.
+//! Depth- and node-limited searches have no clock, so a hard wall-clock cap bounds
+//! them (fastchess waits forever there: fastchess #1029).
+
+use std::fmt;
+use std::time::Duration;
+
+/// What limits an engine's searches. Several limits may be combined (`tc=10+0.1,depth=5`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Base time and increment per move, in ms.
+    pub clock: Option<(u64, u64)>,
+    /// Fixed time per move, in ms.
+    pub movetime: Option<u64>,
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+}
+
+/// A time control that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad time control '{text}': {reason}")]
+pub struct TimeControlError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, TimeControlError> {
+    let value: f64 = text.parse().map_err(|_| TimeControlError {
+        text: whole.to_string(),
+        reason: format!("'{text}' is not a number of seconds"),
+    })?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(TimeControlError {
+            text: whole.to_string(),
+            reason: format!("'{text}' is not a non-negative number of seconds"),
+        });
+    }
+    Ok((value * 1000.0).round() as u64)
+}
+
+impl TimeControl {
+    /// Whether any limit is set.
+    pub fn is_set(&self) -> bool {
+        self.clock.is_some()
+            || self.movetime.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+    }
+
+    /// Adds one `key=value` limit: `tc=BASE+INC` (seconds), `st=SECONDS`, `depth=N`, `nodes=N`.
+    /// Returns `Ok(false)` when `key` is not a time-control key.
+    ///
+    /// # Errors
+    /// A [`TimeControlError`] for a bad value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, TimeControlError> {
+        let whole = format!("{key}={value}");
+        let bad = |reason: &str| TimeControlError {
+            text: whole.clone(),
+            reason: reason.to_string(),
+        };
+        match key {
+            "tc" => {
+                let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+                let base = seconds_to_ms(base, &whole)?;
+                let inc = seconds_to_ms(inc, &whole)?;
+                if base == 0 && inc == 0 {
+                    return Err(bad("base and increment are both zero"));
+                }
+                self.clock = Some((base, inc));
+            }
+            "st" => {
+                let ms = seconds_to_ms(value, &whole)?;
+                if ms == 0 {
+                    return Err(bad("zero time per move"));
+                }
+                self.movetime = Some(ms);
+            }
+            "depth" | "plies" => {
+                self.depth = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&d| d > 0)
+                        .ok_or_else(|| bad("not a positive integer"))?,
+                )
+            }
+            "nodes" => {
+                self.nodes = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| bad("not a positive integer"))?,
+                )
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Parses a comma- or space-separated list of limits, e.g. `tc=10+0.1` or `depth=3,nodes=1000`.
+    ///
+    /// # Errors
+    /// A [`TimeControlError`] for unknown keys or bad values.
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let mut tc = TimeControl::default();
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (key, value) = item.split_once('=').ok_or_else(|| TimeControlError {
+                text: item.to_string(),
+                reason: "expected key=value (tc=, st=, depth=, nodes=)".into(),
+            })?;
+            if !tc.set(key, value)? {
+                return Err(TimeControlError {
+                    text: item.to_string(),
+                    reason: format!("unknown limit '{key}' (tc=, st=, depth=, nodes=)"),
+                });
+            }
+        }
+        Ok(tc)
+    }
+}
+
+fn fmt_seconds(ms: u64) -> String {
+    let s = format!("{:.3}", ms as f64 / 1000.0);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some((base, inc)) = self.clock {
+            parts.push(format!("tc={}+{}", fmt_seconds(base), fmt_seconds(inc)));
+        }
+        if let Some(ms) = self.movetime {
+            parts.push(format!("st={}", fmt_seconds(ms)));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if parts.is_empty() {
+            parts.push("none".into());
+        }
+        f.write_str(&parts.join(","))
+    }
+}
+
+/// Which limit bounds a search's wall-clock time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// The clock.
+    Clock,
+    /// The fixed time per move.
+    MoveTime,
+    /// The hard cap of a depth- or node-limited (or unlimited) search.
+    HardCap,
+}
+
+impl LimitKind {
+    /// `clock`, `movetime`, `hard-cap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LimitKind::Clock => "clock",
+            LimitKind::MoveTime => "movetime",
+            LimitKind::HardCap => "hard-cap",
+        }
+    }
+}
+
+/// One engine's clock during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// The engine's limits.
+    pub tc: TimeControl,
+    /// Time left on the clock (meaningful with `tc.clock`).
+    pub left: Duration,
+}
+
+/// Outcome of charging a move to a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charge {
+    /// In time; the clock afterwards.
+    InTime,
+    /// Over the limit plus the margin.
+    Forfeit {
+        /// What was allowed, margin included.
+        allowed: Duration,
+        /// Which limit.
+        limit: LimitKind,
+    },
+}
+
+impl Clock {
+    /// A fresh clock for `tc`.
+    pub fn new(tc: TimeControl) -> Clock {
+        let left = tc
+            .clock
+            .map_or(Duration::ZERO, |(base, _)| Duration::from_millis(base));
+        Clock { tc, left }
+    }
+
+    /// How long the engine may take for this move, margin included, and which limit that is.
+    pub fn allowance(&self, margin: Duration, hard_cap: Duration) -> (Duration, LimitKind) {
+        if self.tc.clock.is_some() {
+            (self.left + margin, LimitKind::Clock)
+        } else if let Some(ms) = self.tc.movetime {
+            (Duration::from_millis(ms) + margin, LimitKind::MoveTime)
+        } else {
+            (hard_cap, LimitKind::HardCap)
+        }
+    }
+
+    /// Charges `used` for a move: a forfeit when over the allowance, else the clock is
+    /// reduced (clamped at zero) and the increment added.
+    pub fn charge(&mut self, used: Duration, margin: Duration, hard_cap: Duration) -> Charge {
+        let (allowed, limit) = self.allowance(margin, hard_cap);
+        if used > allowed {
+            return Charge::Forfeit { allowed, limit };
+        }
+        if let Some((_, inc)) = self.tc.clock {
+            self.left = self.left.saturating_sub(used) + Duration::from_millis(inc);
+        }
+        Charge::InTime
+    }
+
+    /// Time left in whole ms (for `go`).
+    pub fn left_ms(&self) -> u64 {
+        self.left.as_millis() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn parse_and_display() {
+        let tc = TimeControl::parse("tc=10+0.1").unwrap();
+        assert_eq!(tc.clock, Some((10_000, 100)));
+        assert_eq!(tc.to_string(), "tc=10+0.1");
+        let tc = TimeControl::parse("st=0.5,depth=3 nodes=1000").unwrap();
+        assert_eq!(tc.movetime, Some(500));
+        assert_eq!(tc.depth, Some(3));
+        assert_eq!(tc.nodes, Some(1000));
+        assert_eq!(tc.to_string(), "st=0.5,depth=3,nodes=1000");
+        assert_eq!(TimeControl::parse("tc=2").unwrap().clock, Some((2000, 0)));
+        assert!(TimeControl::parse("tc=x+1").is_err());
+        assert!(TimeControl::parse("depth=0").is_err());
+        assert!(TimeControl::parse("speed=3").is_err());
+        assert!(TimeControl::parse("tc=0+0").is_err());
+    }
+
+    #[test]
+    fn clock_follows_fastchess() {
+        let mut c = Clock::new(TimeControl::parse("tc=1+0.1").unwrap());
+        let (margin, cap) = (MS(50), MS(10_000));
+        assert_eq!(c.allowance(margin, cap), (MS(1050), LimitKind::Clock));
+        assert_eq!(c.charge(MS(300), margin, cap), Charge::InTime);
+        assert_eq!(c.left, MS(800));
+        // Over the clock but within the margin: clamped at zero, increment added.
+        assert_eq!(c.charge(MS(830), margin, cap), Charge::InTime);
+        assert_eq!(c.left, MS(100));
+        // Exactly the allowance is still in time; one ms more is a forfeit.
+        assert_eq!(c.charge(MS(150), margin, cap), Charge::InTime);
+        assert_eq!(c.left, MS(100));
+        assert_eq!(
+            c.charge(MS(151), margin, cap),
+            Charge::Forfeit {
+                allowed: MS(150),
+                limit: LimitKind::Clock
+            }
+        );
+    }
+
+    #[test]
+    fn movetime_and_hard_cap() {
+        let mut c = Clock::new(TimeControl::parse("st=0.2").unwrap());
+        assert_eq!(c.charge(MS(240), MS(50), MS(1000)), Charge::InTime);
+        assert_eq!(
+            c.charge(MS(251), MS(50), MS(1000)),
+            Charge::Forfeit {
+                allowed: MS(250),
+                limit: LimitKind::MoveTime
+            }
+        );
+        let mut d = Clock::new(TimeControl::parse("depth=5").unwrap());
+        assert_eq!(
+            d.allowance(MS(50), MS(3000)),
+            (MS(3000), LimitKind::HardCap)
+        );
+        assert!(matches!(
+            d.charge(MS(3001), MS(50), MS(3000)),
+            Charge::Forfeit { .. }
+        ));
+    }
+}

@@ -1,0 +1,365 @@
+//! Engine specifications from the command line: `key=value` words, fastchess style
+//! (`cmd=PATH args="..." name=NAME dir=DIR proto=ugi option.Depth=3 tc=10+0.1`).
+
+use std::path::{Path, PathBuf};
+
+use agon::protocol::Dialect;
+
+use crate::clock::TimeControl;
+use crate::process::SpawnSpec;
+use crate::referee::EngineConfig;
+
+/// An engine spec that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine '{spec}': {reason}")]
+pub struct SpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The keys an engine spec takes, for help texts.
+pub const ENGINE_KEYS: &str = "cmd=PATH args=\"ARGS\" name=NAME dir=DIR proto=ugi|uci|tei \
+option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N";
+
+/// Splits `args="a b"` style text the way a shell would for plain words and quotes.
+pub fn split_args(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                if let Some(n) = chars.next() {
+                    current.push(n);
+                }
+            }
+            (Some(_), c) => current.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '\\') => {
+                if let Some(n) = chars.next() {
+                    current.push(n);
+                    in_word = true;
+                }
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err("unclosed quote".into());
+    }
+    if in_word {
+        out.push(current);
+    }
+    Ok(out)
+}
+
+/// A partly given engine: what one `--engine` (or `--each`) says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// `cmd=`.
+    pub cmd: Option<String>,
+    /// `args=` (split like a shell).
+    pub args: Option<Vec<String>>,
+    /// `name=`.
+    pub name: Option<String>,
+    /// `dir=`.
+    pub dir: Option<PathBuf>,
+    /// `proto=`.
+    pub dialect: Option<Dialect>,
+    /// `option.NAME=VALUE`, in order.
+    pub options: Vec<(String, String)>,
+    /// `env.NAME=VALUE`.
+    pub env: Vec<(String, String)>,
+    /// `tc=`, `st=`, `depth=`, `nodes=`.
+    pub tc: TimeControl,
+}
+
+impl EngineSpec {
+    /// Parses words like `cmd=./bot name=bot tc=1+0.01`. A word may also be one string
+    /// holding several (`"cmd=./bot name=bot"`).
+    ///
+    /// # Errors
+    /// [`SpecError`] for unknown keys or bad values.
+    pub fn parse(words: &[String]) -> Result<EngineSpec, SpecError> {
+        let whole = words.join(" ");
+        let err = |reason: String| SpecError {
+            spec: whole.clone(),
+            reason,
+        };
+        // A word holding several items (`"cmd=./bot name=bot"`) is split like a shell
+        // would, but only when every piece is a known key; otherwise it is one item whose
+        // value has spaces (`args=-c 'exit 0'` after the shell removed the quotes).
+        let mut items = Vec::new();
+        for w in words {
+            match split_args(w) {
+                Ok(pieces) if pieces.len() > 1 && pieces.iter().all(|p| is_known_item(p)) => {
+                    items.extend(pieces)
+                }
+                _ => items.push(w.clone()),
+            }
+        }
+        let mut spec = EngineSpec::default();
+        for item in items {
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(err(format!(
+                    "'{item}' is not key=value (keys: {ENGINE_KEYS})"
+                )));
+            };
+            match key {
+                "cmd" => spec.cmd = Some(value.to_string()),
+                "args" | "arg" => spec.args = Some(split_args(value).map_err(err)?),
+                "name" => spec.name = Some(value.to_string()),
+                "dir" => spec.dir = Some(PathBuf::from(value)),
+                "proto" => {
+                    spec.dialect = Some(match value {
+                        "ugi" => Dialect::Ugi,
+                        "uci" => Dialect::Uci,
+                        "tei" => Dialect::Tei,
+                        _ => return Err(err(format!("proto '{value}': use ugi, uci or tei"))),
+                    })
+                }
+                _ => {
+                    if let Some(name) = key.strip_prefix("option.") {
+                        spec.options.push((name.to_string(), value.to_string()));
+                    } else if let Some(name) = key.strip_prefix("env.") {
+                        spec.env.push((name.to_string(), value.to_string()));
+                    } else if !spec.tc.set(key, value).map_err(|e| err(e.to_string()))? {
+                        return Err(err(format!("unknown key '{key}' (keys: {ENGINE_KEYS})")));
+                    }
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    /// This spec with the gaps filled from `base` (`--each`). Options and environment are
+    /// `base`'s followed by this spec's.
+    pub fn over(&self, base: &EngineSpec) -> EngineSpec {
+        let mut tc = base.tc;
+        if self.tc.is_set() {
+            tc = self.tc;
+        }
+        EngineSpec {
+            cmd: self.cmd.clone().or_else(|| base.cmd.clone()),
+            args: self.args.clone().or_else(|| base.args.clone()),
+            name: self.name.clone().or_else(|| base.name.clone()),
+            dir: self.dir.clone().or_else(|| base.dir.clone()),
+            dialect: self.dialect.or(base.dialect),
+            options: base.options.iter().chain(&self.options).cloned().collect(),
+            env: base.env.iter().chain(&self.env).cloned().collect(),
+            tc,
+        }
+    }
+
+    /// The final configuration: `cmd` is resolved (a bare name is looked up next to the
+    /// arena binary, then on `PATH`) and checked to be an executable file.
+    ///
+    /// # Errors
+    /// [`SpecError`] when `cmd` is missing or not executable.
+    pub fn build(
+        &self,
+        default_name: &str,
+        default_tc: TimeControl,
+    ) -> Result<EngineConfig, SpecError> {
+        let err = |reason: String| SpecError {
+            spec: self.cmd.clone().unwrap_or_default(),
+            reason,
+        };
+        let cmd = self
+            .cmd
+            .clone()
+            .ok_or_else(|| err("no cmd= given".into()))?;
+        let program = resolve_program(&cmd, self.dir.as_deref()).map_err(err)?;
+        let name = self
+            .name
+            .clone()
+            .unwrap_or_else(|| default_name.to_string());
+        Ok(EngineConfig {
+            name,
+            spawn: SpawnSpec {
+                program,
+                args: self.args.clone().unwrap_or_default(),
+                dir: self.dir.clone(),
+                env: self.env.clone(),
+                stderr_log: None,
+                stderr_cap: 0,
+            },
+            dialect: self.dialect.unwrap_or(Dialect::Ugi),
+            options: self.options.clone(),
+            tc: if self.tc.is_set() {
+                self.tc
+            } else {
+                default_tc
+            },
+        })
+    }
+}
+
+fn is_known_item(item: &str) -> bool {
+    let Some((key, _)) = item.split_once('=') else {
+        return false;
+    };
+    matches!(
+        key,
+        "cmd"
+            | "args"
+            | "arg"
+            | "name"
+            | "dir"
+            | "proto"
+            | "tc"
+            | "st"
+            | "depth"
+            | "plies"
+            | "nodes"
+    ) || key.starts_with("option.")
+        || key.starts_with("env.")
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Resolves an engine command: a path (with a `/`) is taken relative to `dir` (or the
+/// current directory); a bare name is looked for next to the arena binary, then on `PATH`.
+///
+/// # Errors
+/// A message saying where it looked.
+pub fn resolve_program(cmd: &str, dir: Option<&Path>) -> Result<PathBuf, String> {
+    if cmd.contains('/') {
+        let path = PathBuf::from(cmd);
+        let checked = match (path.is_relative(), dir) {
+            (true, Some(d)) => d.join(&path),
+            _ => path.clone(),
+        };
+        return if is_executable(&checked) {
+            Ok(std::fs::canonicalize(&checked).unwrap_or(checked))
+        } else {
+            Err(format!("'{}' is not an executable file", checked.display()))
+        };
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        let sibling = exe.with_file_name(cmd);
+        if is_executable(&sibling) {
+            return Ok(sibling);
+        }
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        for p in std::env::split_paths(&paths) {
+            let candidate = p.join(cmd);
+            if is_executable(&candidate) {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err(format!(
+        "'{cmd}' was found neither next to the arena binary nor on PATH"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &[&str]) -> Vec<String> {
+        s.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn split_like_a_shell() {
+        assert_eq!(
+            split_args(r#"a "b c" 'd e' f\ g"#).unwrap(),
+            vec!["a", "b c", "d e", "f g"]
+        );
+        assert!(split_args("\"open").is_err());
+        assert_eq!(split_args("").unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn engine_words() {
+        let s = EngineSpec::parse(&words(&[
+            "cmd=/bin/sh",
+            "args=-c 'exit 0'",
+            "name=bot",
+            "proto=uci",
+            "option.Depth=3",
+            "option.Searcher=minimax",
+            "env.X=1",
+            "tc=1+0.01",
+            "depth=4",
+        ]))
+        .unwrap();
+        assert_eq!(s.cmd.as_deref(), Some("/bin/sh"));
+        assert_eq!(s.args, Some(words(&["-c", "exit 0"])));
+        assert_eq!(s.dialect, Some(Dialect::Uci));
+        assert_eq!(
+            s.options,
+            vec![
+                ("Depth".into(), "3".into()),
+                ("Searcher".into(), "minimax".into())
+            ]
+        );
+        assert_eq!(s.tc.clock, Some((1000, 10)));
+        assert_eq!(s.tc.depth, Some(4));
+        let c = s.build("x", TimeControl::default()).unwrap();
+        assert_eq!(c.name, "bot");
+        assert_eq!(
+            c.spawn.program,
+            PathBuf::from("/bin/sh").canonicalize().unwrap()
+        );
+    }
+
+    #[test]
+    fn one_quoted_word_with_several_items() {
+        let s = EngineSpec::parse(&words(&["cmd=/bin/sh name=two tc=2+0"])).unwrap();
+        assert_eq!(s.name.as_deref(), Some("two"));
+        assert_eq!(s.tc.clock, Some((2000, 0)));
+    }
+
+    #[test]
+    fn each_fills_gaps() {
+        let each = EngineSpec::parse(&words(&["tc=5+0.1", "option.Hash=8"])).unwrap();
+        let a = EngineSpec::parse(&words(&["cmd=/bin/sh", "option.Depth=2"])).unwrap();
+        let merged = a.over(&each);
+        assert_eq!(merged.tc.clock, Some((5000, 100)));
+        assert_eq!(merged.options.len(), 2);
+        let b = EngineSpec::parse(&words(&["cmd=/bin/sh", "st=1"]))
+            .unwrap()
+            .over(&each);
+        assert_eq!(b.tc.clock, None);
+        assert_eq!(b.tc.movetime, Some(1000));
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let e = EngineSpec::parse(&words(&["cmd=x", "colour=red"])).unwrap_err();
+        assert!(e.reason.contains("unknown key 'colour'"), "{e}");
+        let e = EngineSpec::parse(&words(&["tc=abc"])).unwrap_err();
+        assert!(e.reason.contains("not a number"), "{e}");
+        let e = EngineSpec::parse(&words(&["cmd=./does/not/exist"]))
+            .unwrap()
+            .build("x", TimeControl::default())
+            .unwrap_err();
+        assert!(e.reason.contains("not an executable"), "{e}");
+    }
+}

@@ -1,0 +1,18 @@
+//! The Agon arena: referee games between engine processes that speak the Agon
+//! protocol (UGI-compatible), record every game, and report Elo statistics.
+//!
+//! Layers, each knowing only the one below it: [`process`] (an engine process, bounded
+//! line reads with deadlines, group kill) → [`client`] (protocol verbs over any
+//! reader/writer) → [`referee`] (one game: clocks, rules from the `agon` library,
+//! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
+
+pub mod client;
+pub mod clock;
+pub mod config;
+pub mod process;
+pub mod record;
+pub mod referee;
+pub mod runner;
+pub mod schedule;
+pub mod stats;
+pub mod summary;

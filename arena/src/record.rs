@@ -1,0 +1,708 @@
+//! What a finished game leaves behind: the typed [`Termination`], the [`GameRecord`]
+//! written as one JSON line to the append-only [`Journal`] the moment the game ends,
+//! a human-readable game file, and optionally the protocol transcript.
+//!
+//! Journal schema (version [`JOURNAL_VERSION`]): one JSON object per line, each a
+//! complete [`GameRecord`]; fields are documented on the types below and in the README.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use agon::game::{Outcome, Side};
+use agon::protocol::Score;
+use serde::{Deserialize, Serialize};
+
+use crate::client::{Direction, TranscriptLine};
+
+/// Version of the journal's record format.
+pub const JOURNAL_VERSION: u32 = 1;
+
+/// A seat at the board: `p1` moves first from the standard start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// The first player.
+    P1,
+    /// The second player.
+    P2,
+}
+
+impl Seat {
+    /// The seat of a library side.
+    pub fn of(side: Side) -> Seat {
+        match side {
+            Side::First => Seat::P1,
+            Side::Second => Seat::P2,
+        }
+    }
+
+    /// The library side of this seat.
+    pub fn side(self) -> Side {
+        match self {
+            Seat::P1 => Side::First,
+            Seat::P2 => Side::Second,
+        }
+    }
+
+    /// `p1` or `p2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::P1 => "p1",
+            Seat::P2 => "p2",
+        }
+    }
+
+    /// The other seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::P1 => Seat::P2,
+            Seat::P2 => Seat::P1,
+        }
+    }
+}
+
+/// How a game ended. Every variant but `Normal`, `Adjudication` and `Interrupted` names
+/// the `side` at fault, which loses the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Termination {
+    /// The game ended by its rules.
+    Normal,
+    /// A well-formed move that is not legal in the position.
+    IllegalMove {
+        /// The side at fault.
+        side: Seat,
+        /// The move as the engine wrote it.
+        mv: String,
+        /// Why the rules refuse it.
+        reason: String,
+    },
+    /// A reply that is not a move in the game's notation (or not a reply at all).
+    MalformedReply {
+        /// The side at fault.
+        side: Seat,
+        /// The line as read (shortened).
+        line: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The engine used more than its time plus the margin (or the hard cap of a depth-
+    /// or nodes-limited search).
+    TimeForfeit {
+        /// The side at fault.
+        side: Seat,
+        /// Time used when the arena decided, in ms.
+        elapsed_ms: u64,
+        /// Time that was allowed, margin included, in ms.
+        allowed_ms: u64,
+        /// Which limit: `clock`, `movetime` or `hard-cap`.
+        limit: String,
+    },
+    /// The engine exited, or closed its pipes, or could not be started.
+    Crash {
+        /// The side at fault.
+        side: Seat,
+        /// What the arena was doing (`startup`, `new game`, `search`...).
+        phase: String,
+        /// Exit status or OS error, when known.
+        detail: String,
+    },
+    /// No `readyok` (or handshake `ok`) within the deadline.
+    Stall {
+        /// The side at fault.
+        side: Seat,
+        /// What the arena waited for.
+        waiting_for: String,
+        /// How long it waited, in ms.
+        waited_ms: u64,
+    },
+    /// Replies out of order or an `error` reply instead of a move.
+    ProtocolViolation {
+        /// The side at fault.
+        side: Seat,
+        /// The offending line (shortened).
+        line: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A line longer than the limit or more lines than the rate cap.
+    OutputFlood {
+        /// The side at fault.
+        side: Seat,
+        /// Which limit was exceeded.
+        reason: String,
+    },
+    /// The arena ended the game by a rule of its own.
+    Adjudication {
+        /// The rule (`max-plies`).
+        rule: String,
+        /// Details.
+        detail: String,
+    },
+    /// The match was stopped (Ctrl-C) while the game was in progress; no result.
+    Interrupted,
+}
+
+impl Termination {
+    /// The snake_case name of the kind, as in the journal.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::IllegalMove { .. } => "illegal_move",
+            Termination::MalformedReply { .. } => "malformed_reply",
+            Termination::TimeForfeit { .. } => "time_forfeit",
+            Termination::Crash { .. } => "crash",
+            Termination::Stall { .. } => "stall",
+            Termination::ProtocolViolation { .. } => "protocol_violation",
+            Termination::OutputFlood { .. } => "output_flood",
+            Termination::Adjudication { .. } => "adjudication",
+            Termination::Interrupted => "interrupted",
+        }
+    }
+
+    /// The side at fault, if any.
+    pub fn at_fault(&self) -> Option<Seat> {
+        match self {
+            Termination::IllegalMove { side, .. }
+            | Termination::MalformedReply { side, .. }
+            | Termination::TimeForfeit { side, .. }
+            | Termination::Crash { side, .. }
+            | Termination::Stall { side, .. }
+            | Termination::ProtocolViolation { side, .. }
+            | Termination::OutputFlood { side, .. } => Some(*side),
+            _ => None,
+        }
+    }
+
+    /// One line for people.
+    pub fn describe(&self) -> String {
+        match self {
+            Termination::Normal => "normal end".into(),
+            Termination::IllegalMove { side, mv, reason } => {
+                format!("{} played illegal move '{mv}': {reason}", side.name())
+            }
+            Termination::MalformedReply { side, line, reason } => {
+                format!("{} sent a malformed reply '{line}': {reason}", side.name())
+            }
+            Termination::TimeForfeit {
+                side,
+                elapsed_ms,
+                allowed_ms,
+                limit,
+            } => format!(
+                "{} lost on time: {elapsed_ms} ms used, {allowed_ms} ms allowed ({limit})",
+                side.name()
+            ),
+            Termination::Crash {
+                side,
+                phase,
+                detail,
+            } => format!("{} crashed during {phase}: {detail}", side.name()),
+            Termination::Stall {
+                side,
+                waiting_for,
+                waited_ms,
+            } => format!(
+                "{} stalled: no {waiting_for} in {waited_ms} ms",
+                side.name()
+            ),
+            Termination::ProtocolViolation { side, line, reason } => {
+                format!("{} broke the protocol: {reason} ('{line}')", side.name())
+            }
+            Termination::OutputFlood { side, reason } => {
+                format!("{} flooded its output: {reason}", side.name())
+            }
+            Termination::Adjudication { rule, detail } => format!("adjudicated ({rule}): {detail}"),
+            Termination::Interrupted => "interrupted".into(),
+        }
+    }
+}
+
+/// A score as the engine reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreRecord {
+    /// Centi-units.
+    Cp(i32),
+    /// Win in this many plies.
+    Win(u32),
+    /// Loss in this many plies.
+    Loss(u32),
+}
+
+impl From<Score> for ScoreRecord {
+    fn from(score: Score) -> Self {
+        match score {
+            Score::Cp(v) => ScoreRecord::Cp(v),
+            Score::Win(p) => ScoreRecord::Win(p),
+            Score::Loss(p) => ScoreRecord::Loss(p),
+        }
+    }
+}
+
+impl std::fmt::Display for ScoreRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreRecord::Cp(v) => write!(f, "{:+.2}", f64::from(*v) / 100.0),
+            ScoreRecord::Win(p) => write!(f, "+W{p}"),
+            ScoreRecord::Loss(p) => write!(f, "-L{p}"),
+        }
+    }
+}
+
+/// One move of a game with what the engine reported about its search.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Ply number from the start of the game, 1-based (opening moves included).
+    pub ply: u32,
+    /// Who played it.
+    pub side: Option<Seat>,
+    /// The move in canonical notation.
+    pub mv: String,
+    /// True for opening moves given by the schedule (no search data).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    /// Wall time from `go` written to `bestmove` read, in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
+    /// The mover's clock after the move (increment added), in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+    /// The arena's own latency before this move: from the previous `bestmove` read to
+    /// this `go` written, in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Reported depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Reported selective depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
+    /// Reported score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<ScoreRecord>,
+    /// Reported nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Reported nodes per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nps: Option<u64>,
+    /// Reported search time, in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_time_ms: Option<u64>,
+    /// Reported principal variation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
+/// One player of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The engine's name in this match.
+    pub name: String,
+    /// Its index in the match (0 = the first `--engine`, whose view the statistics take).
+    pub engine: usize,
+    /// Its time control as given.
+    pub tc: String,
+    /// What it called itself (`id name`), if it said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_name: Option<String>,
+}
+
+/// Where a game started.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningRecord {
+    /// A position string, or `None` for the game's start.
+    pub position: Option<String>,
+    /// Moves played from there before the engines took over.
+    pub moves: Vec<String>,
+}
+
+/// What the engines claimed about the result when asked with `query result`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// The first player's answer (`p1win`, `p2win`, `draw`, `none`), `None` if it gave none.
+    pub p1: Option<String>,
+    /// The second player's answer.
+    pub p2: Option<String>,
+    /// Whether both answered and agree with the arena.
+    pub agree: bool,
+}
+
+/// One finished game: the journal line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Record format version.
+    pub version: u32,
+    /// The run that played it (start time and seed).
+    pub run: String,
+    /// Index of the game in the schedule, from 0.
+    pub game: u64,
+    /// Index of its colour-swapped pair (games `2p` and `2p+1` share an opening).
+    pub pair: u64,
+    /// The game spec, canonical (`mnk m=3 n=3 k=3`).
+    pub spec: String,
+    /// The first player.
+    pub p1: PlayerRecord,
+    /// The second player.
+    pub p2: PlayerRecord,
+    /// The opening.
+    pub opening: OpeningRecord,
+    /// Every move, opening moves first (marked `book`).
+    pub moves: Vec<MoveRecord>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` when interrupted.
+    pub result: String,
+    /// The winner's seat, if any.
+    pub winner: Option<Seat>,
+    /// How the game ended.
+    pub termination: Termination,
+    /// The termination in words.
+    pub reason: String,
+    /// The engines' own claims, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claims: Option<Claims>,
+    /// The final position string.
+    pub final_position: String,
+    /// Wall-clock start, ms since the Unix epoch.
+    pub started_unix_ms: u64,
+    /// Wall-clock duration in ms.
+    pub duration_ms: u64,
+    /// The human-readable game file, relative to the output directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_file: Option<String>,
+    /// The transcript file, relative to the output directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_file: Option<String>,
+    /// Things worth knowing that did not end the game (ignored lines, engine warnings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl GameRecord {
+    /// The outcome for scoring (`None` when interrupted).
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.result.as_str() {
+            "1-0" => Some(Outcome::Win(Side::First)),
+            "0-1" => Some(Outcome::Win(Side::Second)),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
+    /// Points of match engine `engine` (0 or 1) in this game, `None` when not scored.
+    pub fn points_of(&self, engine: usize) -> Option<f64> {
+        let outcome = self.outcome()?;
+        let seat = if self.p1.engine == engine {
+            Seat::P1
+        } else {
+            Seat::P2
+        };
+        Some(match outcome {
+            Outcome::Draw => 0.5,
+            Outcome::Win(side) if side == seat.side() => 1.0,
+            Outcome::Win(_) => 0.0,
+        })
+    }
+
+    /// The player record of a seat.
+    pub fn player(&self, seat: Seat) -> &PlayerRecord {
+        match seat {
+            Seat::P1 => &self.p1,
+            Seat::P2 => &self.p2,
+        }
+    }
+}
+
+/// The append-only journal: one complete JSON object per line, each written with a
+/// single `write` and flushed to disk (`fsync`) before the call returns.
+#[derive(Debug)]
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+}
+
+impl Journal {
+    /// Opens (creating) `path` for appending. A last line left incomplete by a killed
+    /// earlier run is cut off first, so every line stays a complete record.
+    ///
+    /// # Errors
+    /// The I/O error when the file cannot be opened or repaired.
+    pub fn open(path: &Path) -> io::Result<Journal> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)?;
+            }
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)?;
+        let journal = Journal {
+            file,
+            path: path.to_path_buf(),
+        };
+        journal.repair()?;
+        Ok(journal)
+    }
+
+    fn repair(&self) -> io::Result<()> {
+        let bytes = std::fs::read(&self.path)?;
+        if bytes.is_empty() || bytes.last() == Some(&b'\n') {
+            return Ok(());
+        }
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        self.file.set_len(keep as u64)?;
+        self.file.sync_all()
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record and syncs it to disk.
+    ///
+    /// # Errors
+    /// Serialization or I/O errors.
+    pub fn append(&mut self, record: &GameRecord) -> io::Result<()> {
+        let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
+        line.push('\n');
+        self.file.write_all(line.as_bytes())?;
+        self.file.sync_data()
+    }
+}
+
+/// Reads every record of a journal.
+///
+/// # Errors
+/// I/O errors, or a line that is not a valid record (with its line number).
+pub fn read_journal(path: &Path) -> io::Result<Vec<GameRecord>> {
+    let text = std::fs::read_to_string(path)?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}:{}: {e}", path.display(), i + 1),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The human-readable game file: PGN-like tags, the moves with their search data in
+/// braces, and the final board.
+pub fn game_text(record: &GameRecord, final_board: &[String]) -> String {
+    let mut out = String::new();
+    let tag = |out: &mut String, key: &str, value: &str| {
+        out.push_str(&format!("[{key} \"{}\"]\n", value.replace('"', "'")));
+    };
+    tag(&mut out, "Game", &record.spec);
+    tag(&mut out, "Run", &record.run);
+    tag(&mut out, "Round", &format!("{}", record.game + 1));
+    tag(&mut out, "P1", &record.p1.name);
+    tag(&mut out, "P2", &record.p2.name);
+    tag(&mut out, "P1TimeControl", &record.p1.tc);
+    tag(&mut out, "P2TimeControl", &record.p2.tc);
+    if let Some(position) = &record.opening.position {
+        tag(&mut out, "Position", position);
+    }
+    tag(&mut out, "Opening", &record.opening.moves.join(" "));
+    tag(&mut out, "Result", &record.result);
+    tag(&mut out, "Termination", record.termination.kind());
+    tag(&mut out, "Reason", &record.reason);
+    tag(&mut out, "FinalPosition", &record.final_position);
+    out.push('\n');
+    let mut line = String::new();
+    for m in &record.moves {
+        let mut item = String::new();
+        if m.ply % 2 == 1 {
+            item.push_str(&format!("{}. ", m.ply.div_ceil(2)));
+        }
+        item.push_str(&m.mv);
+        if m.book {
+            item.push_str(" {book}");
+        } else {
+            let mut parts = Vec::new();
+            match (m.score, m.depth) {
+                (Some(s), Some(d)) => parts.push(format!("{s}/{d}")),
+                (Some(s), None) => parts.push(s.to_string()),
+                (None, Some(d)) => parts.push(format!("d{d}")),
+                (None, None) => {}
+            }
+            if let Some(t) = m.time_ms {
+                parts.push(format!("{:.3}s", t / 1000.0));
+            }
+            if let Some(c) = m.clock_ms {
+                parts.push(format!("tl={:.3}s", c as f64 / 1000.0));
+            }
+            if let Some(n) = m.nodes {
+                parts.push(format!("n={n}"));
+            }
+            if !m.pv.is_empty() {
+                parts.push(format!("pv=\"{}\"", m.pv.join(" ")));
+            }
+            if !parts.is_empty() {
+                item.push_str(&format!(" {{{}}}", parts.join(", ")));
+            }
+        }
+        if line.len() + item.len() > 100 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(&item);
+        line.push(' ');
+    }
+    line.push_str(&record.result);
+    out.push_str(line.trim_end());
+    out.push_str("\n\n");
+    for row in final_board {
+        out.push_str(row);
+        out.push('\n');
+    }
+    out
+}
+
+/// The transcript as text: one line per protocol line, `seconds who arrow text`.
+pub fn transcript_text(lines: &[TranscriptLine], dropped: u64) -> String {
+    let mut out = String::new();
+    for l in lines {
+        let arrow = match l.direction {
+            Direction::ToEngine => "<",
+            Direction::FromEngine => ">",
+            Direction::Note => "#",
+        };
+        out.push_str(&format!(
+            "{:>12.6} {} {arrow} {}\n",
+            l.at.as_secs_f64(),
+            l.who,
+            l.text
+        ));
+    }
+    if dropped > 0 {
+        out.push_str(&format!("# {dropped} more lines not kept\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            version: JOURNAL_VERSION,
+            run: "r".into(),
+            game: 3,
+            pair: 1,
+            spec: "mnk m=3 n=3 k=3".into(),
+            p1: PlayerRecord {
+                name: "a".into(),
+                engine: 1,
+                tc: "tc=1+0.01".into(),
+                id_name: None,
+            },
+            p2: PlayerRecord {
+                name: "b".into(),
+                engine: 0,
+                tc: "depth=3".into(),
+                id_name: Some("Agon".into()),
+            },
+            opening: OpeningRecord {
+                position: None,
+                moves: vec!["b2".into()],
+            },
+            moves: vec![
+                MoveRecord {
+                    ply: 1,
+                    side: Some(Seat::P1),
+                    mv: "b2".into(),
+                    book: true,
+                    ..MoveRecord::default()
+                },
+                MoveRecord {
+                    ply: 2,
+                    side: Some(Seat::P2),
+                    mv: "a1".into(),
+                    time_ms: Some(1.5),
+                    score: Some(ScoreRecord::Cp(-12)),
+                    depth: Some(3),
+                    pv: vec!["a1".into(), "c3".into()],
+                    ..MoveRecord::default()
+                },
+            ],
+            result: "0-1".into(),
+            winner: Some(Seat::P2),
+            termination: Termination::IllegalMove {
+                side: Seat::P1,
+                mv: "b2".into(),
+                reason: "the square is occupied".into(),
+            },
+            reason: "p1 played illegal move".into(),
+            claims: None,
+            final_position: "3/1x1/o2 x".into(),
+            started_unix_ms: 1,
+            duration_ms: 2,
+            game_file: Some("games/g.txt".into()),
+            transcript_file: None,
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn termination_json_shape() {
+        let t = Termination::TimeForfeit {
+            side: Seat::P2,
+            elapsed_ms: 120,
+            allowed_ms: 100,
+            limit: "clock".into(),
+        };
+        let json = serde_json::to_string(&t).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"time_forfeit","side":"p2","elapsed_ms":120,"allowed_ms":100,"limit":"clock"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&Termination::Normal).unwrap(),
+            r#"{"kind":"normal"}"#
+        );
+        assert_eq!(t.at_fault(), Some(Seat::P2));
+    }
+
+    #[test]
+    fn journal_round_trip_and_repair() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let mut j = Journal::open(&path).unwrap();
+        j.append(&sample()).unwrap();
+        j.append(&sample()).unwrap();
+        drop(j);
+        // A torn last line, as a kill in the middle of a write would leave.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"version\":1,\"ru").unwrap();
+        drop(f);
+        let mut j = Journal::open(&path).unwrap();
+        j.append(&sample()).unwrap();
+        let records = read_journal(&path).unwrap();
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[0], sample());
+        assert_eq!(records[0].points_of(0), Some(1.0));
+        assert_eq!(records[0].points_of(1), Some(0.0));
+    }
+
+    #[test]
+    fn game_text_has_tags_moves_and_comments() {
+        let text = game_text(&sample(), &["a b c".into()]);
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(
+            text.contains("1. b2 {book} a1 {-0.12/3, 0.002s, pv=\"a1 c3\"} 0-1"),
+            "{text}"
+        );
+        assert!(text.ends_with("a b c\n"));
+    }
+}

@@ -1,0 +1,691 @@
+//! One game between two engine processes, refereed with the `agon` library's rules.
+//!
+//! The step per move follows fastchess's `Match::playMove`
+//! (`Disservin/fastchess:app/src/matchmaking/match/match.cpp`): game over? → adjudicate →
+//! (optional ping) → `position` with the full move list → `go` with both clocks → read up
+//! to `bestmove` with a deadline → charge the clock → check the move with the rules →
+//! play it → record it. Every failure becomes one [`Termination`]; the engine at fault
+//! loses and is restarted before its next game.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use agon::game::MoveError;
+use agon::games::{new_game, AnyGame, GameSpec};
+use agon::protocol::{Command, Dialect, Go, PositionSpec, QueryKind};
+use tokio::io::BufReader;
+use tokio::process::{ChildStdin, ChildStdout};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
+use crate::clock::{Charge, Clock, TimeControl};
+use crate::process::{EngineProcess, LineLimits, SpawnSpec};
+use crate::record::{
+    Claims, GameRecord, MoveRecord, OpeningRecord, PlayerRecord, Seat, Termination, JOURNAL_VERSION,
+};
+use crate::schedule::ScheduledGame;
+
+/// One engine of a match, as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Its name in this match (records, summaries, log files).
+    pub name: String,
+    /// How to start it (the stderr log is chosen per process).
+    pub spawn: SpawnSpec,
+    /// The dialect of the handshake.
+    pub dialect: Dialect,
+    /// Options set after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// Its time control.
+    pub tc: TimeControl,
+}
+
+/// What the referee enforces.
+#[derive(Clone, Debug)]
+pub struct RefereeSettings {
+    /// The game.
+    pub spec: GameSpec,
+    /// Extra time an engine may use beyond its clock or movetime.
+    pub margin: Duration,
+    /// Deadline for the handshake and first `readyok` of a new process.
+    pub startup_timeout: Duration,
+    /// Deadline for `readyok` and `response`.
+    pub ping_timeout: Duration,
+    /// Wall-clock cap of searches without clock or movetime (depth, nodes).
+    pub hard_cap: Duration,
+    /// Time an engine gets to exit after `quit` before its group is killed.
+    pub grace: Duration,
+    /// Adjudicate a draw after this many plies (opening included).
+    pub max_plies: Option<u32>,
+    /// Ask both engines `query result` at the end and record their claims.
+    pub query_result: bool,
+    /// Send `isready` before every move (stall detection at the cost of latency).
+    pub ping_every_move: bool,
+    /// Limits on engine output.
+    pub limits: LineLimits,
+    /// Bytes of each process's stderr kept in its log.
+    pub stderr_cap: u64,
+    /// Where engine stderr logs go (`None`: discarded).
+    pub log_dir: Option<PathBuf>,
+}
+
+type Client = EngineClient<BufReader<ChildStdout>, ChildStdin>;
+
+#[derive(Debug)]
+struct Running {
+    process: EngineProcess,
+    client: Client,
+    id: EngineId,
+}
+
+/// An engine process slot: started on demand, reused between games while it behaves,
+/// restarted after a failure.
+#[derive(Debug)]
+pub struct EngineSlot {
+    /// The engine's configuration.
+    pub config: Arc<EngineConfig>,
+    /// Its index in the match (0 or 1).
+    pub index: usize,
+    worker: usize,
+    spawns: u32,
+    running: Option<Running>,
+}
+
+impl EngineSlot {
+    /// A slot for engine `index` of worker `worker`; nothing is started yet.
+    pub fn new(config: Arc<EngineConfig>, index: usize, worker: usize) -> Self {
+        EngineSlot {
+            config,
+            index,
+            worker,
+            spawns: 0,
+            running: None,
+        }
+    }
+
+    /// Number of processes started so far.
+    pub fn spawns(&self) -> u32 {
+        self.spawns
+    }
+
+    /// The pid of the running process, if any.
+    pub fn pid(&self) -> Option<i32> {
+        self.running.as_ref().map(|r| r.process.pid())
+    }
+
+    /// Ends the process, if any: `quit`, a grace period, then the group is killed.
+    pub async fn stop(&mut self, grace: Duration) {
+        if let Some(mut running) = self.running.take() {
+            running.client.quit().await;
+            drop(running.client);
+            running.process.shutdown(grace).await;
+        }
+    }
+
+    /// Kills the process group at once (no `quit`).
+    pub async fn kill(&mut self) {
+        if let Some(running) = self.running.take() {
+            drop(running.client);
+            running.process.shutdown(Duration::ZERO).await;
+        }
+    }
+
+    fn log_path(&self, settings: &RefereeSettings) -> Option<PathBuf> {
+        let dir = settings.log_dir.as_ref()?;
+        let safe: String = self
+            .config
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        Some(dir.join(format!(
+            "{safe}-w{}-{}.stderr.log",
+            self.worker, self.spawns
+        )))
+    }
+
+    /// Starts the process if needed: spawn, handshake, options, `readyok`.
+    async fn ensure_started(
+        &mut self,
+        settings: &RefereeSettings,
+        seat: Seat,
+        transcript: Option<&Transcript>,
+    ) -> Result<(), Termination> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        self.spawns += 1;
+        let mut spec = self.config.spawn.clone();
+        spec.stderr_log = self.log_path(settings);
+        spec.stderr_cap = settings.stderr_cap;
+        let (process, (stdout, stdin)) =
+            EngineProcess::spawn(&spec).map_err(|e| Termination::Crash {
+                side: seat,
+                phase: "startup".into(),
+                detail: format!("cannot start {}: {e}", spec.program.display()),
+            })?;
+        let mut client = EngineClient::new(stdout, stdin, settings.limits, self.config.dialect);
+        client.set_transcript(transcript.cloned(), seat.name());
+        client.note(&format!(
+            "started {} (pid {})",
+            self.config.name,
+            process.pid()
+        ));
+        let deadline = Instant::now() + settings.startup_timeout;
+        let id = match client.handshake(deadline).await {
+            Ok(id) => id,
+            Err(e) => return Err(fault(seat, "startup", e, &process).await),
+        };
+        let has_game_option = id.options.iter().any(|o| o.eq_ignore_ascii_case("game"));
+        for (name, _) in &self.config.options {
+            if !id.options.iter().any(|o| o.eq_ignore_ascii_case(name)) {
+                client.warnings.push(format!(
+                    "option '{name}' is not among the options it advertised"
+                ));
+            }
+        }
+        let mut commands = Vec::new();
+        if has_game_option {
+            commands.push(Command::SetOption {
+                name: "Game".into(),
+                value: Some(settings.spec.to_string()),
+            });
+        }
+        for (name, value) in &self.config.options {
+            commands.push(Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            });
+        }
+        for command in &commands {
+            if let Err(e) = client.send(command).await {
+                return Err(fault(seat, "startup", e, &process).await);
+            }
+        }
+        if let Err(e) = client.ping(deadline).await {
+            return Err(fault(seat, "startup", e, &process).await);
+        }
+        self.running = Some(Running {
+            process,
+            client,
+            id,
+        });
+        Ok(())
+    }
+
+    fn running(&mut self) -> &mut Running {
+        self.running.as_mut().expect("engine started")
+    }
+}
+
+/// Turns a client error into the termination it means for `seat`.
+async fn fault(
+    seat: Seat,
+    phase: &str,
+    error: ClientError,
+    process: &EngineProcess,
+) -> Termination {
+    match error {
+        ClientError::Timeout {
+            waiting_for,
+            waited_ms,
+        } => Termination::Stall {
+            side: seat,
+            waiting_for,
+            waited_ms,
+        },
+        ClientError::Closed { pipe, waiting_for } => {
+            let status = process.wait_exit(Duration::from_millis(300)).await;
+            Termination::Crash {
+                side: seat,
+                phase: phase.to_string(),
+                detail: match status {
+                    Some(s) => {
+                        format!("{s} (closed its {pipe} while the arena waited for {waiting_for})")
+                    }
+                    None => format!("closed its {pipe} while the arena waited for {waiting_for}"),
+                },
+            }
+        }
+        ClientError::Flood(e) => Termination::OutputFlood {
+            side: seat,
+            reason: e.to_string(),
+        },
+        ClientError::Violation { line, reason } => Termination::ProtocolViolation {
+            side: seat,
+            line,
+            reason,
+        },
+        ClientError::Io(e) => Termination::Crash {
+            side: seat,
+            phase: phase.to_string(),
+            detail: e,
+        },
+    }
+}
+
+/// Everything a finished game produced.
+#[derive(Debug)]
+pub struct GameOutput {
+    /// The journal record (file names not filled in yet).
+    pub record: GameRecord,
+    /// The final board, for the game file.
+    pub final_board: Vec<String>,
+    /// The transcript, when asked for.
+    pub transcript: Option<Transcript>,
+}
+
+struct GameState {
+    game: Box<dyn AnyGame>,
+    start: PositionSpec,
+    played: Vec<String>,
+    moves: Vec<MoveRecord>,
+    clocks: [Clock; 2],
+    last_bestmove: Option<Instant>,
+    claims: Option<Claims>,
+    notes: Vec<String>,
+}
+
+impl GameState {
+    fn position_command(&self) -> Command {
+        Command::Position {
+            position: self.start.clone(),
+            moves: self.played.clone(),
+        }
+    }
+
+    fn go_command(&self, mover: Seat) -> Go {
+        let mut go = Go::default();
+        if let Some((_, inc)) = self.clocks[0].tc.clock {
+            go.p1time = Some(self.clocks[0].left_ms());
+            go.p1inc = Some(inc);
+        }
+        if let Some((_, inc)) = self.clocks[1].tc.clock {
+            go.p2time = Some(self.clocks[1].left_ms());
+            go.p2inc = Some(inc);
+        }
+        let tc = self.clocks[seat_index(mover)].tc;
+        go.movetime = tc.movetime;
+        go.depth = tc.depth;
+        go.nodes = tc.nodes;
+        go
+    }
+}
+
+fn seat_index(seat: Seat) -> usize {
+    match seat {
+        Seat::P1 => 0,
+        Seat::P2 => 1,
+    }
+}
+
+/// Resolves once `cancel` turns true (never if the sender is gone without cancelling).
+pub async fn cancelled(cancel: &mut watch::Receiver<bool>) {
+    if cancel.wait_for(|v| *v).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Plays one scheduled game. `slots[i]` is match engine `i`. Returns the record; an
+/// engine at fault has been stopped (it restarts for its next game). On cancellation the
+/// game is recorded as interrupted and both engines are killed.
+pub async fn play_game(
+    scheduled: &ScheduledGame,
+    slots: &mut [EngineSlot; 2],
+    settings: &RefereeSettings,
+    run: &str,
+    transcripts: bool,
+    cancel: &mut watch::Receiver<bool>,
+) -> GameOutput {
+    let started_wall = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let started = Instant::now();
+    let transcript = transcripts.then(Transcript::new);
+    let p1_engine = scheduled.p1_engine;
+    let p2_engine = 1 - p1_engine;
+    let mut game = new_game(&settings.spec, scheduled.opening.position.as_deref())
+        .expect("openings are validated");
+    let mut moves = Vec::new();
+    let mut played = Vec::new();
+    for (i, m) in scheduled.opening.moves.iter().enumerate() {
+        let side = Seat::of(game.side_to_move());
+        let canonical = game.play(m).expect("openings are validated");
+        moves.push(MoveRecord {
+            ply: i as u32 + 1,
+            side: Some(side),
+            mv: canonical.clone(),
+            book: true,
+            ..MoveRecord::default()
+        });
+        played.push(canonical);
+    }
+    let mut state = GameState {
+        game,
+        start: match &scheduled.opening.position {
+            Some(p) => PositionSpec::Fen(p.clone()),
+            None => PositionSpec::StartPos,
+        },
+        played,
+        moves,
+        clocks: [
+            Clock::new(slots[p1_engine].config.tc),
+            Clock::new(slots[p2_engine].config.tc),
+        ],
+        last_bestmove: None,
+        claims: None,
+        notes: Vec::new(),
+    };
+    let termination = {
+        let (a, b) = slots.split_at_mut(1);
+        let (p1, p2) = if p1_engine == 0 {
+            (&mut a[0], &mut b[0])
+        } else {
+            (&mut b[0], &mut a[0])
+        };
+        let mut seats = [p1, p2];
+        let result = tokio::select! {
+            t = run_game(&mut state, &mut seats, settings, transcript.as_ref()) => Some(t),
+            _ = cancelled(cancel) => None,
+        };
+        match result {
+            Some(t) => t,
+            None => Termination::Interrupted,
+        }
+    };
+    // Engines that failed (or all, when interrupted) are stopped now.
+    match (&termination, termination.at_fault()) {
+        (Termination::Interrupted, _) => {
+            for slot in slots.iter_mut() {
+                slot.kill().await;
+            }
+        }
+        (_, Some(seat)) => {
+            let engine = if seat == Seat::P1 {
+                p1_engine
+            } else {
+                p2_engine
+            };
+            slots[engine].kill().await;
+        }
+        _ => {}
+    }
+    for (seat, engine) in [(Seat::P1, p1_engine), (Seat::P2, p2_engine)] {
+        if let Some(r) = slots[engine].running.as_mut() {
+            if r.client.ignored_lines > 0 {
+                state.notes.push(format!(
+                    "{}: {} output lines were not protocol replies (ignored so far)",
+                    seat.name(),
+                    r.client.ignored_lines
+                ));
+            }
+            for w in r.client.warnings.drain(..) {
+                state
+                    .notes
+                    .push(format!("{}: engine said: {w}", seat.name()));
+            }
+            r.client.set_transcript(None, "");
+        }
+    }
+    let (result, winner) = match (&termination, termination.at_fault()) {
+        (Termination::Interrupted, _) => ("*".to_string(), None),
+        (_, Some(seat)) => {
+            let winner = seat.other();
+            (
+                if winner == Seat::P1 { "1-0" } else { "0-1" }.to_string(),
+                Some(winner),
+            )
+        }
+        (Termination::Adjudication { .. }, _) => ("1/2-1/2".to_string(), None),
+        _ => match state.game.outcome() {
+            Some(o) => (
+                o.score_str().to_string(),
+                match o {
+                    agon::game::Outcome::Win(side) => Some(Seat::of(side)),
+                    agon::game::Outcome::Draw => None,
+                },
+            ),
+            None => ("*".to_string(), None),
+        },
+    };
+    let player = |engine: usize| PlayerRecord {
+        name: slots[engine].config.name.clone(),
+        engine,
+        tc: slots[engine].config.tc.to_string(),
+        id_name: slots[engine]
+            .running
+            .as_ref()
+            .and_then(|r| r.id.name.clone()),
+    };
+    let record = GameRecord {
+        version: JOURNAL_VERSION,
+        run: run.to_string(),
+        game: scheduled.index,
+        pair: scheduled.pair,
+        spec: settings.spec.to_string(),
+        p1: player(p1_engine),
+        p2: player(p2_engine),
+        opening: OpeningRecord {
+            position: scheduled.opening.position.clone(),
+            moves: scheduled.opening.moves.clone(),
+        },
+        moves: state.moves,
+        result,
+        winner,
+        reason: termination.describe(),
+        termination,
+        claims: state.claims,
+        final_position: state.game.position(),
+        started_unix_ms: started_wall,
+        duration_ms: started.elapsed().as_millis() as u64,
+        game_file: None,
+        transcript_file: None,
+        notes: state.notes,
+    };
+    GameOutput {
+        record,
+        final_board: state.game.render(),
+        transcript,
+    }
+}
+
+async fn run_game(
+    state: &mut GameState,
+    seats: &mut [&mut EngineSlot; 2],
+    settings: &RefereeSettings,
+    transcript: Option<&Transcript>,
+) -> Termination {
+    match run_game_inner(state, seats, settings, transcript).await {
+        Ok(t) | Err(t) => t,
+    }
+}
+
+async fn run_game_inner(
+    state: &mut GameState,
+    seats: &mut [&mut EngineSlot; 2],
+    settings: &RefereeSettings,
+    transcript: Option<&Transcript>,
+) -> Result<Termination, Termination> {
+    // Start (or reuse) both engines, then a new game and a ping each.
+    for seat in [Seat::P1, Seat::P2] {
+        let slot = &mut seats[seat_index(seat)];
+        if let Some(r) = slot.running.as_mut() {
+            r.client.set_transcript(transcript.cloned(), seat.name());
+        }
+        slot.ensure_started(settings, seat, transcript).await?;
+        let dialect = slot.config.dialect;
+        let r = slot.running();
+        let deadline = Instant::now() + settings.ping_timeout;
+        let step = async {
+            r.client
+                .send(&Command::NewGame {
+                    dialect,
+                    size: None,
+                })
+                .await?;
+            r.client.ping(deadline).await
+        };
+        if let Err(e) = step.await {
+            return Err(fault(seat, "new game", e, &r.process).await);
+        }
+    }
+    loop {
+        if state.game.outcome().is_some() {
+            break;
+        }
+        if let Some(max) = settings.max_plies {
+            if state.played.len() as u32 >= max {
+                if settings.query_result {
+                    ask_claims(state, seats, settings).await;
+                }
+                return Ok(Termination::Adjudication {
+                    rule: "max-plies".into(),
+                    detail: format!("{max} plies played without a result: draw"),
+                });
+            }
+        }
+        let mover = Seat::of(state.game.side_to_move());
+        let index = seat_index(mover);
+        let go = state.go_command(mover);
+        let (allowance, limit) = state.clocks[index].allowance(settings.margin, settings.hard_cap);
+        let position = state.position_command();
+        let r = seats[index].running();
+        if settings.ping_every_move {
+            let deadline = Instant::now() + settings.ping_timeout;
+            if let Err(e) = r.client.ping(deadline).await {
+                return Err(fault(mover, "ping", e, &r.process).await);
+            }
+        }
+        if let Err(e) = r.client.drain_pending().await {
+            return Err(fault(mover, "search", e, &r.process).await);
+        }
+        if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
+            return Err(fault(mover, "search", e, &r.process).await);
+        }
+        let go_sent = Instant::now();
+        let latency = state.last_bestmove.map(|t| go_sent.duration_since(t));
+        let report = match r.client.read_bestmove(go_sent + allowance, go_sent).await {
+            Ok(report) => report,
+            Err(ClientError::Timeout { waited_ms, .. }) => {
+                return Err(Termination::TimeForfeit {
+                    side: mover,
+                    elapsed_ms: waited_ms,
+                    allowed_ms: allowance.as_millis() as u64,
+                    limit: limit.name().into(),
+                })
+            }
+            Err(e) => return Err(fault(mover, "search", e, &r.process).await),
+        };
+        let received = Instant::now();
+        let used = received.duration_since(go_sent);
+        state.last_bestmove = Some(received);
+        if let Charge::Forfeit { allowed, limit } =
+            state.clocks[index].charge(used, settings.margin, settings.hard_cap)
+        {
+            return Err(Termination::TimeForfeit {
+                side: mover,
+                elapsed_ms: used.as_millis() as u64,
+                allowed_ms: allowed.as_millis() as u64,
+                limit: limit.name().into(),
+            });
+        }
+        let Some(text) = report.best.clone() else {
+            return Err(Termination::IllegalMove {
+                side: mover,
+                mv: "none".into(),
+                reason: "bestmove none while legal moves exist".into(),
+            });
+        };
+        let canonical = match state.game.play(&text) {
+            Ok(c) => c,
+            Err(MoveError::Syntax { reason, .. }) => {
+                return Err(Termination::MalformedReply {
+                    side: mover,
+                    line: shorten(&report.line, 200),
+                    reason,
+                })
+            }
+            Err(MoveError::Illegal { reason, .. }) => {
+                return Err(Termination::IllegalMove {
+                    side: mover,
+                    mv: shorten(&text, 100),
+                    reason,
+                })
+            }
+        };
+        let info = report.info;
+        state.moves.push(MoveRecord {
+            ply: state.played.len() as u32 + 1,
+            side: Some(mover),
+            mv: canonical.clone(),
+            book: false,
+            time_ms: Some(round_ms(used)),
+            clock_ms: state.clocks[index]
+                .tc
+                .clock
+                .map(|_| state.clocks[index].left_ms()),
+            latency_ms: latency.map(round_ms),
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.map(Into::into),
+            nodes: info.nodes,
+            nps: info.nps,
+            engine_time_ms: info.time,
+            pv: info.pv,
+        });
+        state.played.push(canonical);
+    }
+    if settings.query_result {
+        ask_claims(state, seats, settings).await;
+    }
+    Ok(Termination::Normal)
+}
+
+fn round_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// Tells both engines the final position and asks `query result`; never a fault.
+async fn ask_claims(
+    state: &mut GameState,
+    seats: &mut [&mut EngineSlot; 2],
+    settings: &RefereeSettings,
+) {
+    let truth = state
+        .game
+        .outcome()
+        .map_or("none", |o| o.protocol_name())
+        .to_string();
+    let position = state.position_command();
+    let mut answers = [None, None];
+    for seat in [Seat::P1, Seat::P2] {
+        let r = seats[seat_index(seat)].running();
+        let deadline = Instant::now() + settings.ping_timeout;
+        if r.client.send(&position).await.is_err() {
+            continue;
+        }
+        match r.client.query(QueryKind::Result, deadline).await {
+            Ok(answer) => answers[seat_index(seat)] = Some(answer),
+            Err(e) => state
+                .notes
+                .push(format!("{}: no answer to 'query result': {e}", seat.name())),
+        }
+    }
+    let agree = answers.iter().all(|a| a.as_deref() == Some(truth.as_str()));
+    if !agree {
+        state.notes.push(format!(
+            "claims differ from the arena's result '{truth}': p1 {:?}, p2 {:?}",
+            answers[0], answers[1]
+        ));
+    }
+    let [p1, p2] = answers;
+    state.claims = Some(Claims { p1, p2, agree });
+}

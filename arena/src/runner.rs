@@ -1,0 +1,186 @@
+//! A whole match: workers that play scheduled games concurrently (each keeps its own
+//! pair of engine processes between games), and a collector that writes every finished
+//! game to disk at once (game file, transcript, journal line) and keeps the summary.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio::sync::{mpsc, watch};
+
+use crate::record::{game_text, transcript_text, Journal};
+use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
+use crate::schedule::Schedule;
+use crate::summary::Summary;
+
+/// A match to run.
+#[derive(Debug)]
+pub struct MatchConfig {
+    /// The two engines; statistics take engine 0's view.
+    pub engines: [Arc<EngineConfig>; 2],
+    /// Referee settings.
+    pub referee: RefereeSettings,
+    /// The games.
+    pub schedule: Schedule,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The run's id (recorded in every journal line).
+    pub run_id: String,
+    /// Directory for this run's game files and logs.
+    pub run_dir: PathBuf,
+    /// The journal file.
+    pub journal: PathBuf,
+    /// Write a protocol transcript per game.
+    pub transcripts: bool,
+    /// Print the summary every this many games (0: only at the end).
+    pub report_every: u64,
+    /// Show a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+/// How a match ended.
+#[derive(Debug)]
+pub struct MatchOutcome {
+    /// The final summary.
+    pub summary: Summary,
+    /// Whether it was interrupted.
+    pub interrupted: bool,
+}
+
+/// Runs the match until every game is played or `cancel` turns true.
+///
+/// # Errors
+/// Failing to create the output directory or to write the journal (a result that cannot
+/// be saved stops the match).
+pub async fn run_match(
+    config: MatchConfig,
+    cancel: watch::Receiver<bool>,
+) -> anyhow::Result<MatchOutcome> {
+    let games_dir = config.run_dir.join("games");
+    std::fs::create_dir_all(&games_dir)?;
+    if let Some(logs) = &config.referee.log_dir {
+        std::fs::create_dir_all(logs)?;
+    }
+    let mut journal = Journal::open(&config.journal)?;
+    let config = Arc::new(config);
+    let next = Arc::new(AtomicU64::new(0));
+    let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
+    let workers = config
+        .concurrency
+        .clamp(1, 256)
+        .min(config.schedule.games.max(1) as usize);
+    let mut handles = Vec::new();
+    for worker in 0..workers {
+        let config = Arc::clone(&config);
+        let next = Arc::clone(&next);
+        let tx = tx.clone();
+        let mut cancel = cancel.clone();
+        handles.push(tokio::spawn(async move {
+            let mut slots = [
+                EngineSlot::new(Arc::clone(&config.engines[0]), 0, worker),
+                EngineSlot::new(Arc::clone(&config.engines[1]), 1, worker),
+            ];
+            loop {
+                if *cancel.borrow() {
+                    break;
+                }
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= config.schedule.games {
+                    break;
+                }
+                let scheduled = config.schedule.game(index);
+                let output = play_game(
+                    &scheduled,
+                    &mut slots,
+                    &config.referee,
+                    &config.run_id,
+                    config.transcripts,
+                    &mut cancel,
+                )
+                .await;
+                if tx.send(output).await.is_err() {
+                    break;
+                }
+            }
+            for slot in slots.iter_mut() {
+                if *cancel.borrow() {
+                    slot.kill().await;
+                } else {
+                    slot.stop(config.referee.grace).await;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
+    let mut summary = Summary::new(names);
+    let bar = if config.progress {
+        let bar = ProgressBar::with_draw_target(
+            Some(config.schedule.games),
+            ProgressDrawTarget::stderr(),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise}  {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(250));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    while let Some(mut output) = rx.recv().await {
+        let stem = format!("game-{:05}", output.record.game);
+        let game_rel = format!("{}/games/{stem}.txt", dir_name(&config.run_dir));
+        output.record.game_file = Some(game_rel);
+        if let Some(t) = &output.transcript {
+            let (lines, dropped) = t.snapshot();
+            let path = games_dir.join(format!("{stem}.transcript.txt"));
+            if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
+                output.record.transcript_file = Some(format!(
+                    "{}/games/{stem}.transcript.txt",
+                    dir_name(&config.run_dir)
+                ));
+            }
+        }
+        let text = game_text(&output.record, &output.final_board);
+        if let Err(e) = std::fs::write(games_dir.join(format!("{stem}.txt")), text) {
+            bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
+            output.record.game_file = None;
+        }
+        journal.append(&output.record)?;
+        summary.add(&output.record);
+        bar.inc(1);
+        bar.set_message(summary.short());
+        let done = summary.games;
+        if config.report_every > 0
+            && done.is_multiple_of(config.report_every)
+            && done < config.schedule.games
+        {
+            let text = summary.render();
+            bar.suspend(|| println!("--- after {done} games ---\n{text}"));
+        }
+    }
+    for h in handles {
+        let _ = h.await;
+    }
+    bar.finish_and_clear();
+    Ok(MatchOutcome {
+        interrupted: *cancel.borrow(),
+        summary,
+    })
+}
+
+fn dir_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,396 @@
+//! The schedule of a match: which engine plays first in which game, from which
+//! opening. Everything is derived lazily from the game index and the seed, so the same
+//! seed gives the same games in the same order whatever the concurrency.
+//!
+//! Games `2p` and `2p+1` form pair `p`: the same opening, colours swapped
+//! (engine 0 is `p1` in the even game).
+
+use std::path::Path;
+
+use agon::games::{new_game, GameSpec};
+
+/// SplitMix64: a tiny, fixed, documented generator, so a seed means the same schedule
+/// in every build (Steele, Lea, Flood: "Fast splittable pseudorandom number generators", 2014).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer below `bound` (> 0), without modulo bias.
+    pub fn below(&mut self, bound: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % bound;
+        loop {
+            let r = self.next_u64();
+            if r < zone {
+                return r % bound;
+            }
+        }
+    }
+}
+
+/// A start for a pair of games: a position (or the game's start) and moves from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// A position string, or `None` for the game's start.
+    pub position: Option<String>,
+    /// Moves played from there before the engines take over (canonical notation).
+    pub moves: Vec<String>,
+}
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// Every game from the start position.
+    Start,
+    /// `plies` random legal moves from the start, drawn from the seed and the pair index.
+    Random {
+        /// Number of random plies.
+        plies: u32,
+    },
+    /// A list read from a file, used in order (or shuffled by the seed), cycling.
+    List(Vec<Opening>),
+}
+
+/// An opening list could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {error}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        error: std::io::Error,
+    },
+    /// A line is not a valid opening for the game.
+    #[error("{path}:{line}: {reason}")]
+    Bad {
+        /// The file.
+        path: String,
+        /// Line number, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file has no openings.
+    #[error("{path}: no openings in the file")]
+    Empty {
+        /// The file.
+        path: String,
+    },
+    /// The option is not `start`, `random:PLIES` or `file:PATH`.
+    #[error("bad --openings '{0}': use start, random:PLIES or file:PATH")]
+    Syntax(String),
+}
+
+impl Openings {
+    /// Parses `start`, `random:PLIES` or `file:PATH` (checking every opening against the game).
+    ///
+    /// # Errors
+    /// [`OpeningError`] naming the file and line of a bad opening.
+    pub fn parse(text: &str, spec: &GameSpec) -> Result<Openings, OpeningError> {
+        if text == "start" || text == "none" {
+            return Ok(Openings::Start);
+        }
+        if let Some(plies) = text.strip_prefix("random:") {
+            let plies = plies
+                .parse()
+                .map_err(|_| OpeningError::Syntax(text.to_string()))?;
+            return Ok(Openings::Random { plies });
+        }
+        if let Some(path) = text.strip_prefix("file:") {
+            return Openings::read_file(Path::new(path), spec);
+        }
+        Err(OpeningError::Syntax(text.to_string()))
+    }
+
+    /// Reads an opening file: one opening per line; `#` starts a comment. A line is
+    /// `fen <position> [moves <m>...]`, or `moves <m>...`, or a bare move list, or a
+    /// bare position string.
+    ///
+    /// # Errors
+    /// [`OpeningError`] for unreadable files and invalid lines.
+    pub fn read_file(path: &Path, spec: &GameSpec) -> Result<Openings, OpeningError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|error| OpeningError::Io {
+            path: name.clone(),
+            error,
+        })?;
+        let mut list = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let opening = parse_opening_line(line, spec).map_err(|reason| OpeningError::Bad {
+                path: name.clone(),
+                line: i + 1,
+                reason,
+            })?;
+            list.push(opening);
+        }
+        if list.is_empty() {
+            return Err(OpeningError::Empty { path: name });
+        }
+        Ok(Openings::List(list))
+    }
+}
+
+/// Checks an opening against the rules and returns it with canonical moves.
+///
+/// # Errors
+/// Why the position or a move is refused, or that the game is already over.
+pub fn validate_opening(opening: &Opening, spec: &GameSpec) -> Result<Opening, String> {
+    let mut game = new_game(spec, opening.position.as_deref()).map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    for m in &opening.moves {
+        moves.push(game.play(m).map_err(|e| e.to_string())?);
+    }
+    if game.outcome().is_some() {
+        return Err("the game is already over after this opening".into());
+    }
+    Ok(Opening {
+        position: opening.position.clone(),
+        moves,
+    })
+}
+
+fn parse_opening_line(line: &str, spec: &GameSpec) -> Result<Opening, String> {
+    let split_moves = |s: &str| -> (String, Vec<String>) {
+        match s.split_once(" moves") {
+            Some((before, after)) => (
+                before.trim().to_string(),
+                after.split_whitespace().map(String::from).collect(),
+            ),
+            None => (s.trim().to_string(), Vec::new()),
+        }
+    };
+    let candidate = if let Some(rest) = line.strip_prefix("fen ") {
+        let (position, moves) = split_moves(rest);
+        Opening {
+            position: Some(position),
+            moves,
+        }
+    } else if let Some(rest) = line.strip_prefix("moves") {
+        Opening {
+            position: None,
+            moves: rest.split_whitespace().map(String::from).collect(),
+        }
+    } else {
+        let as_moves = Opening {
+            position: None,
+            moves: line.split_whitespace().map(String::from).collect(),
+        };
+        if let Ok(ok) = validate_opening(&as_moves, spec) {
+            return Ok(ok);
+        }
+        Opening {
+            position: Some(line.to_string()),
+            moves: Vec::new(),
+        }
+    };
+    validate_opening(&candidate, spec)
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// Index in the schedule, from 0.
+    pub index: u64,
+    /// Its pair.
+    pub pair: u64,
+    /// Which match engine (0 or 1) plays `p1`.
+    pub p1_engine: usize,
+    /// The opening.
+    pub opening: Opening,
+}
+
+/// The deterministic schedule of a match.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    spec: GameSpec,
+    openings: Openings,
+    seed: u64,
+    order: Vec<usize>,
+    /// Number of games.
+    pub games: u64,
+}
+
+impl Schedule {
+    /// A schedule of `games` games; `shuffle` shuffles a file's openings with the seed.
+    pub fn new(spec: GameSpec, openings: Openings, games: u64, seed: u64, shuffle: bool) -> Self {
+        let mut order = match &openings {
+            Openings::List(list) => (0..list.len()).collect(),
+            _ => Vec::new(),
+        };
+        if shuffle {
+            let mut rng = SplitMix64::new(seed ^ 0x5EED_0F0F_5EED_0F0F);
+            for i in (1..order.len()).rev() {
+                let j = rng.below(i as u64 + 1) as usize;
+                order.swap(i, j);
+            }
+        }
+        Schedule {
+            spec,
+            openings,
+            seed,
+            order,
+            games,
+        }
+    }
+
+    /// The game at `index`.
+    pub fn game(&self, index: u64) -> ScheduledGame {
+        let pair = index / 2;
+        ScheduledGame {
+            index,
+            pair,
+            p1_engine: (index % 2) as usize,
+            opening: self.opening(pair),
+        }
+    }
+
+    /// The opening of pair `pair`.
+    pub fn opening(&self, pair: u64) -> Opening {
+        match &self.openings {
+            Openings::Start => Opening::default(),
+            Openings::List(list) => list[self.order[(pair % list.len() as u64) as usize]].clone(),
+            Openings::Random { plies } => random_opening(&self.spec, *plies, self.seed, pair),
+        }
+    }
+}
+
+/// `plies` random legal moves from the start, from a generator seeded by `seed` and
+/// `pair`; retried (up to 1000 times) when the game ends inside the opening, then shortened.
+pub fn random_opening(spec: &GameSpec, plies: u32, seed: u64, pair: u64) -> Opening {
+    let mut rng = SplitMix64::new(seed ^ pair.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut want = plies;
+    loop {
+        for _ in 0..1000 {
+            let mut game = new_game(spec, None).expect("the start position exists");
+            let mut moves = Vec::new();
+            while (moves.len() as u32) < want && game.outcome().is_none() {
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let pick = &legal[rng.below(legal.len() as u64) as usize];
+                moves.push(game.play(pick).expect("legal move"));
+            }
+            if moves.len() as u32 == want && game.outcome().is_none() {
+                return Opening {
+                    position: None,
+                    moves,
+                };
+            }
+        }
+        if want == 0 {
+            return Opening::default();
+        }
+        want -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ttt() -> GameSpec {
+        GameSpec::parse("tictactoe").unwrap()
+    }
+
+    #[test]
+    fn splitmix_reference_values() {
+        // First outputs of SplitMix64 seeded with 0 (the reference C implementation).
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn pairs_share_openings_and_swap_colours() {
+        let s = Schedule::new(ttt(), Openings::Random { plies: 2 }, 6, 42, false);
+        for pair in 0..3 {
+            let a = s.game(2 * pair);
+            let b = s.game(2 * pair + 1);
+            assert_eq!(a.opening, b.opening);
+            assert_eq!(a.opening.moves.len(), 2);
+            assert_eq!((a.p1_engine, b.p1_engine), (0, 1));
+            assert_eq!((a.pair, b.pair), (pair, pair));
+        }
+        assert_ne!(s.game(0).opening, s.game(2).opening);
+    }
+
+    #[test]
+    fn seed_makes_it_reproducible() {
+        let a = Schedule::new(ttt(), Openings::Random { plies: 3 }, 10, 7, false);
+        let b = Schedule::new(ttt(), Openings::Random { plies: 3 }, 10, 7, false);
+        let c = Schedule::new(ttt(), Openings::Random { plies: 3 }, 10, 8, false);
+        let of = |s: &Schedule| (0..10).map(|i| s.game(i)).collect::<Vec<_>>();
+        assert_eq!(of(&a), of(&b));
+        assert_ne!(of(&a), of(&c));
+    }
+
+    #[test]
+    fn random_openings_never_end_the_game() {
+        // 3x3 with k=3 after 6 random plies is often over; the generator must retry.
+        for pair in 0..50 {
+            let o = random_opening(&ttt(), 6, 1, pair);
+            assert!(validate_opening(&o, &ttt()).is_ok());
+        }
+    }
+
+    #[test]
+    fn opening_file_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("o.txt");
+        std::fs::write(
+            &path,
+            "# comment\nb2 a1\nmoves c3\nfen 3/1x1/3 o moves a1\n3/1x1/3 o\n\n",
+        )
+        .unwrap();
+        let Openings::List(list) = Openings::read_file(&path, &ttt()).unwrap() else {
+            panic!("a list");
+        };
+        assert_eq!(list.len(), 4);
+        assert_eq!(list[0].moves, vec!["b2", "a1"]);
+        assert_eq!(list[1].moves, vec!["c3"]);
+        assert_eq!(list[2].position.as_deref(), Some("3/1x1/3 o"));
+        assert_eq!(list[2].moves, vec!["a1"]);
+        assert_eq!(list[3].position.as_deref(), Some("3/1x1/3 o"));
+        std::fs::write(&path, "b2 b2\n").unwrap();
+        let err = Openings::read_file(&path, &ttt()).unwrap_err().to_string();
+        assert!(err.contains(":1:"), "{err}");
+    }
+
+    #[test]
+    fn shuffled_list_is_a_permutation() {
+        let list: Vec<Opening> = ["a1", "b1", "c1", "a2", "b2"]
+            .iter()
+            .map(|m| Opening {
+                position: None,
+                moves: vec![m.to_string()],
+            })
+            .collect();
+        let s = Schedule::new(ttt(), Openings::List(list.clone()), 10, 3, true);
+        let mut seen: Vec<String> = (0..5).map(|p| s.opening(p).moves[0].clone()).collect();
+        seen.sort();
+        let mut all: Vec<String> = list.iter().map(|o| o.moves[0].clone()).collect();
+        all.sort();
+        assert_eq!(seen, all);
+        assert_eq!(s.opening(5), s.opening(0));
+    }
+}

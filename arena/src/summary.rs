@@ -1,0 +1,265 @@
+//! The running summary of a match: results, Elo with its error, LOS, draw ratio,
+//! terminations by kind, per-engine search statistics and the arena's own latency.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use crate::record::{GameRecord, Seat};
+use crate::stats::{EloEstimate, Pentanomial, Trinomial};
+
+/// Search statistics of one engine over its moves.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineStats {
+    /// Moves it searched (book moves excluded).
+    pub moves: u64,
+    /// Sum and count of reported depths.
+    pub depth_sum: u64,
+    /// Moves with a reported depth.
+    pub depth_moves: u64,
+    /// Sum of reported nodes.
+    pub nodes_sum: u64,
+    /// Moves with reported nodes.
+    pub nodes_moves: u64,
+    /// Wall time of those moves with reported nodes, ms (for nodes per second).
+    pub nodes_time_ms: f64,
+    /// Wall time of all its moves, ms.
+    pub time_ms: f64,
+    /// Games it lost by a fault, by termination kind.
+    pub faults: BTreeMap<String, u64>,
+}
+
+/// Everything the summary shows, updated game by game.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// The two engines' names (engine 0 is the point of view).
+    pub names: [String; 2],
+    /// Game counts from engine 0's view.
+    pub trinomial: Trinomial,
+    /// Pair counts from engine 0's view.
+    pub pentanomial: Pentanomial,
+    pending_pairs: HashMap<u64, f64>,
+    /// Games by termination kind.
+    pub terminations: BTreeMap<String, u64>,
+    /// Per engine.
+    pub engines: [EngineStats; 2],
+    /// Games recorded (interrupted included).
+    pub games: u64,
+    /// Interrupted games (not scored).
+    pub interrupted: u64,
+    /// Games whose engines' claims disagreed with the arena.
+    pub claim_mismatches: u64,
+    /// Arena latency samples: count, sum and maximum, ms.
+    pub latency: (u64, f64, f64),
+}
+
+impl Summary {
+    /// An empty summary for engines named `names`.
+    pub fn new(names: [String; 2]) -> Self {
+        Summary {
+            names,
+            ..Summary::default()
+        }
+    }
+
+    /// Adds a finished game.
+    pub fn add(&mut self, record: &GameRecord) {
+        self.games += 1;
+        *self
+            .terminations
+            .entry(record.termination.kind().to_string())
+            .or_default() += 1;
+        if let Some(seat) = record.termination.at_fault() {
+            let engine = record.player(seat).engine;
+            *self.engines[engine]
+                .faults
+                .entry(record.termination.kind().to_string())
+                .or_default() += 1;
+        }
+        if record.claims.as_ref().is_some_and(|c| !c.agree) {
+            self.claim_mismatches += 1;
+        }
+        for m in record.moves.iter().filter(|m| !m.book) {
+            let Some(seat) = m.side else { continue };
+            let e = &mut self.engines[record.player(seat).engine];
+            e.moves += 1;
+            let t = m.time_ms.unwrap_or(0.0);
+            e.time_ms += t;
+            if let Some(d) = m.depth {
+                e.depth_sum += u64::from(d);
+                e.depth_moves += 1;
+            }
+            if let Some(n) = m.nodes {
+                e.nodes_sum += n;
+                e.nodes_moves += 1;
+                e.nodes_time_ms += t;
+            }
+            if let Some(l) = m.latency_ms {
+                self.latency.0 += 1;
+                self.latency.1 += l;
+                self.latency.2 = self.latency.2.max(l);
+            }
+        }
+        let Some(points) = record.points_of(0) else {
+            self.interrupted += 1;
+            return;
+        };
+        if points == 1.0 {
+            self.trinomial.wins += 1;
+        } else if points == 0.0 {
+            self.trinomial.losses += 1;
+        } else {
+            self.trinomial.draws += 1;
+        }
+        if let Some(first) = self.pending_pairs.remove(&record.pair) {
+            self.pentanomial.add_pair(first, points);
+        } else {
+            self.pending_pairs.insert(record.pair, points);
+        }
+    }
+
+    /// The summary as text, several lines.
+    pub fn render(&self) -> String {
+        let [a, b] = &self.names;
+        let t = &self.trinomial;
+        let mut out = String::new();
+        let scored = t.games();
+        let _ = writeln!(
+            out,
+            "Games {scored} scored{}: {a} {} wins, {} draws, {} losses (W/D/L from {a}'s view)",
+            if self.interrupted > 0 {
+                format!(" ({} interrupted)", self.interrupted)
+            } else {
+                String::new()
+            },
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        if let Some(e) = t.elo() {
+            let _ = writeln!(
+                out,
+                "Score of {a} vs {b}: {:.1}/{scored} = {:.1}%; draw ratio {:.1}%",
+                t.points(),
+                e.score * 100.0,
+                t.draw_ratio() * 100.0
+            );
+            let _ = writeln!(
+                out,
+                "Elo difference ({a} minus {b}): {}, LOS {:.2}%, nElo {}",
+                elo_text(&e),
+                e.los * 100.0,
+                nelo_text(&e)
+            );
+        }
+        if let Some(e) = self.pentanomial.elo() {
+            let c = self.pentanomial.counts;
+            let _ = writeln!(
+                out,
+                "Pairs {} [LL LD WL+DD WD WW] = [{} {} {} {} {}]: Elo {}, LOS {:.2}%",
+                self.pentanomial.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4],
+                elo_text(&e),
+                e.los * 100.0
+            );
+        }
+        let kinds: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "Terminations: {}", kinds.join(", "));
+        for (i, e) in self.engines.iter().enumerate() {
+            let faults: Vec<String> = e.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let per = |sum: f64, n: u64| if n == 0 { f64::NAN } else { sum / n as f64 };
+            let nps = if e.nodes_time_ms > 0.0 {
+                format!("{:.0}", e.nodes_sum as f64 / (e.nodes_time_ms / 1000.0))
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                out,
+                "{:<20} {} moves, avg depth {}, {} nodes/move, {:.2} ms/move, {} nps{}",
+                self.names[i],
+                e.moves,
+                na(per(e.depth_sum as f64, e.depth_moves), 1),
+                na(per(e.nodes_sum as f64, e.nodes_moves), 0),
+                per(e.time_ms, e.moves).max(0.0),
+                nps,
+                if faults.is_empty() {
+                    String::new()
+                } else {
+                    format!("; lost by fault: {}", faults.join(", "))
+                }
+            );
+        }
+        if self.latency.0 > 0 {
+            let _ = writeln!(
+                out,
+                "Arena latency (bestmove read -> next go written): mean {:.3} ms, max {:.3} ms over {} moves",
+                self.latency.1 / self.latency.0 as f64,
+                self.latency.2,
+                self.latency.0
+            );
+        }
+        if self.claim_mismatches > 0 {
+            let _ = writeln!(
+                out,
+                "Engines' claimed results differed from the arena's in {} games (see the journal's claims)",
+                self.claim_mismatches
+            );
+        }
+        out
+    }
+
+    /// One short line for the progress bar.
+    pub fn short(&self) -> String {
+        let t = &self.trinomial;
+        let elo = t
+            .elo()
+            .map(|e| format!(" Elo {}", elo_text(&e)))
+            .unwrap_or_default();
+        format!("W/D/L {}/{}/{}{elo}", t.wins, t.draws, t.losses)
+    }
+}
+
+fn na(v: f64, decimals: usize) -> String {
+    if v.is_nan() {
+        "-".into()
+    } else {
+        format!("{v:.decimals$}")
+    }
+}
+
+fn nelo_text(e: &EloEstimate) -> String {
+    if e.nelo.is_finite() && e.nelo_error.is_finite() {
+        format!("{:+.2} ± {:.2}", e.nelo, e.nelo_error)
+    } else {
+        format!("{}inf", if e.nelo > 0.0 { "+" } else { "-" })
+    }
+}
+
+fn elo_text(e: &EloEstimate) -> String {
+    if e.elo.is_infinite() {
+        format!(
+            "{}inf (all games one way)",
+            if e.elo > 0.0 { "+" } else { "-" }
+        )
+    } else if e.error.is_nan() || e.error.is_infinite() {
+        format!("{:+.2} ± inf", e.elo)
+    } else {
+        format!("{:+.2} ± {:.2}", e.elo, e.error)
+    }
+}
+
+/// Which seat engine 0 had, for readers of records.
+pub fn seat_of_engine(record: &GameRecord, engine: usize) -> Seat {
+    if record.p1.engine == engine {
+        Seat::P1
+    } else {
+        Seat::P2
+    }
+}

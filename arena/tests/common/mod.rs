@@ -1,0 +1,221 @@
+//! Helpers for the arena's end-to-end tests: the real `arena`, `scripted_engine` and
+//! `agon` binaries, a marker in the environment to find every process a run started,
+//! and journal readers.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The arena binary under test.
+pub fn arena() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// The misbehaving test engine.
+pub fn scripted() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_scripted_engine"))
+}
+
+/// The real engine: `target/<profile>/agon`, a sibling of this test's `deps` directory.
+/// `cargo test --workspace` builds it.
+pub fn agon() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let agon = profile_dir.join("agon");
+    assert!(
+        agon.is_file(),
+        "{} is missing: run `cargo test --workspace` (or `cargo build -p agon`) so the engine binary is built",
+        agon.display()
+    );
+    agon
+}
+
+/// A unique marker for one test's processes.
+pub fn marker(test: &str) -> String {
+    format!(
+        "arena-e2e-{test}-{}-{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos() ^ (std::ptr::addr_of!(test) as u128)
+    )
+}
+
+/// An `arena match` command in `dir`, with the marker in its environment.
+pub fn arena_match(dir: &Path, marker: &str) -> Command {
+    let mut c = Command::new(arena());
+    c.current_dir(dir)
+        .arg("match")
+        .arg("--no-progress")
+        .env("ARENA_TEST_MARKER", marker);
+    c
+}
+
+/// Runs a command to its end, with a time limit; panics with its output on a timeout.
+pub fn run(mut command: Command, limit: Duration) -> Output {
+    let child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn arena");
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("arena output"),
+        Err(_) => {
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            let out = rx.recv().expect("killed arena").expect("output");
+            panic!(
+                "arena did not finish in {limit:?}\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+/// Stdout and stderr of a finished run, for failure messages.
+pub fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every line of a journal parsed as JSON (panics on a line that is not a JSON object).
+pub fn journal(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read journal {}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let v: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("journal line {} is not JSON ({e}): {line}", i + 1));
+            assert!(v.is_object(), "line {} is not an object", i + 1);
+            v
+        })
+        .collect()
+}
+
+/// Checks the journal holds exactly games `0..games`, each a complete record.
+pub fn assert_every_game(records: &[Value], games: u64) {
+    let mut indices: Vec<u64> = records
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    indices.sort_unstable();
+    assert_eq!(
+        indices,
+        (0..games).collect::<Vec<_>>(),
+        "games in the journal"
+    );
+    for r in records {
+        assert_complete(r);
+    }
+}
+
+/// Checks one record has every field the journal promises.
+pub fn assert_complete(r: &Value) {
+    for key in [
+        "version",
+        "run",
+        "game",
+        "pair",
+        "spec",
+        "p1",
+        "p2",
+        "opening",
+        "moves",
+        "result",
+        "termination",
+        "reason",
+        "final_position",
+        "started_unix_ms",
+        "duration_ms",
+    ] {
+        assert!(r.get(key).is_some(), "record lacks '{key}': {r}");
+    }
+    assert!(r["termination"]["kind"].is_string(), "{r}");
+    let result = r["result"].as_str().unwrap();
+    assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(&result), "{r}");
+    // The record must parse as the arena's own type too.
+    let typed: arena::record::GameRecord =
+        serde_json::from_value(r.clone()).unwrap_or_else(|e| panic!("not a GameRecord ({e}): {r}"));
+    assert_eq!(typed.result, result);
+}
+
+/// Pids of live (non-zombie) processes whose environment holds `marker`.
+pub fn processes_with(marker: &str) -> Vec<(i32, String)> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            continue;
+        };
+        let needle = format!("ARENA_TEST_MARKER={marker}");
+        if !environ
+            .split(|&b| b == 0)
+            .any(|var| var == needle.as_bytes())
+        {
+            continue;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next())
+            .unwrap_or("?");
+        if state != "Z" {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            found.push((pid, String::from_utf8_lossy(&cmdline).replace('\0', " ")));
+        }
+    }
+    found
+}
+
+/// Waits up to 3 s for every process with `marker` to be gone; panics naming survivors.
+pub fn assert_no_survivors(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        let alive = processes_with(marker);
+        if alive.is_empty() {
+            return;
+        }
+        if Instant::now() > until {
+            for (pid, _) in &alive {
+                unsafe {
+                    libc::kill(*pid, libc::SIGKILL);
+                }
+            }
+            panic!("processes of the test survived the arena: {alive:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The `--engine` words of the scripted engine in `mode`.
+pub fn scripted_engine(mode: &str, name: &str, tc: &str) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("cmd={}", scripted().display()),
+        format!("args={mode}"),
+        format!("name={name}"),
+        tc.to_string(),
+    ]
+}
