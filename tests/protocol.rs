@@ -311,3 +311,35 @@ fn every_example_in_protocol_md_holds() {
         }
     }
 }
+
+#[test]
+fn clock_searches_budget_their_time() {
+    // Gomoku cannot be solved, so the engine spends what its time management allows: a
+    // share of the clock, never more than 60% of it, and more with a larger clock.
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value gomoku");
+    let mut took = Vec::new();
+    for (time, inc) in [(400u64, 0u64), (4000, 0), (400, 200)] {
+        e.ask("position startpos moves h8");
+        let sent = Instant::now();
+        e.send(&format!(
+            "go p1time 100000 p2time {time} p1inc 0 p2inc {inc}"
+        ));
+        let lines = e.until("bestmove", 10 * SEC);
+        let t = sent.elapsed();
+        assert_ne!(bestmove(&lines), "none");
+        assert!(
+            t < Duration::from_millis(time * 6 / 10 + 100),
+            "{time}+{inc}: took {t:?}"
+        );
+        took.push(t);
+    }
+    assert!(
+        took[1] > took[0],
+        "a 4 s clock should buy more time than 0.4 s: {took:?}"
+    );
+    assert!(
+        took[2] > took[0],
+        "an increment should buy more time: {took:?}"
+    );
+}
