@@ -204,12 +204,10 @@ impl<G: Game> GameSession<G> {
 }
 
 fn move_error_reply(index: usize, text: &str, err: &MoveError) -> EngineError {
-    let code = match err {
-        MoveError::Syntax { .. } => ErrorCode::Syntax,
-        MoveError::Illegal { .. } => ErrorCode::IllegalMove,
-    };
+    // A move list entry that is no move at all is as fatal to the list as an illegal one:
+    // both get `illegal-move`, and the message says which of the two it was.
     error(
-        code,
+        ErrorCode::IllegalMove,
         format!("move {} of the list ({text}): {err}", index + 1),
     )
 }

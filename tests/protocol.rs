@@ -138,7 +138,7 @@ fn errors_name_what_was_wrong_and_the_engine_stays_alive() {
         ("position fen xx1/3/3 x", "error bad-position"),
         ("position startpos moves b2 b2", "error illegal-move"),
         ("position startpos moves b2 z9", "error illegal-move"),
-        ("position startpos moves b2 2b", "error syntax"),
+        ("position startpos moves b2 2b", "error illegal-move"),
         ("query nothing", "error syntax"),
         ("ponderhit", "error unsupported"),
     ];
