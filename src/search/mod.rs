@@ -7,6 +7,7 @@
 //! longer loss always scores higher than a shorter one.
 
 pub mod alphabeta;
+mod fixed;
 pub mod minimax;
 pub mod order;
 pub mod pvs;
