@@ -1,0 +1,1 @@
+//! Halma unit tests.
