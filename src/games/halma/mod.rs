@@ -560,10 +560,10 @@ impl Game for Halma {
 
     fn bench_positions() -> &'static [(&'static str, &'static str, u32)] {
         &[
-            ("size=8", "startpos", 5),
-            ("size=10", "startpos", 4),
-            ("size=16", "startpos", 3),
-            ("size=16", notation::MIDGAME_16, 3),
+            ("size=8", "startpos", 6),
+            ("size=10", "startpos", 5),
+            ("size=16", "startpos", 5),
+            ("size=16", notation::MIDGAME_16, 4),
         ]
     }
 
