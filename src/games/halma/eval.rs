@@ -19,6 +19,10 @@ pub enum HalmaHeuristic {
     /// Opening centre rush: progress, minus the distance of each piece from the long
     /// diagonal between the camps.
     Center,
+    /// Per side, `center` while a piece is still in its home camp, `fill` once every
+    /// piece is past the middle of the board (Manhattan distance to the goal at most the
+    /// board size), `distance` between.
+    Adaptive,
 }
 
 /// Name table, default first.
@@ -27,6 +31,7 @@ pub(super) const HEURISTICS: &[(&str, HalmaHeuristic)] = &[
     ("progress", HalmaHeuristic::Progress),
     ("fill", HalmaHeuristic::Fill),
     ("center", HalmaHeuristic::Center),
+    ("adaptive", HalmaHeuristic::Adaptive),
 ];
 
 fn side_value(pos: &Halma, side: Side, heuristic: HalmaHeuristic) -> i32 {
@@ -50,6 +55,22 @@ fn side_value(pos: &Halma, side: Side, heuristic: HalmaHeuristic) -> i32 {
                 off += (r - c).abs();
             });
             -10 * pos.dist_sum[s] - 4 * off
+        }
+        HalmaHeuristic::Adaptive => {
+            let home = &pos.geo.camp[s];
+            let phase = if !super::is_empty(&super::and(&pos.pieces[s], home)) {
+                HalmaHeuristic::Center
+            } else {
+                let n = pos.geo.n as u8;
+                let mut late = true;
+                for_each(&pos.pieces[s], |sq| late &= pos.geo.dist[s][sq] <= n);
+                if late {
+                    HalmaHeuristic::Fill
+                } else {
+                    HalmaHeuristic::Distance
+                }
+            };
+            side_value(pos, side, phase)
         }
     }
 }

@@ -76,3 +76,15 @@ fn the_move_limit_draws() {
         "4bbbb/5bbb/6bb/w6b/8/ww6/www5/wwww4 b 20"
     );
 }
+
+#[test]
+fn every_heuristic_is_antisymmetric_at_the_start() {
+    // The start is symmetric: every heuristic scores it 0 for either side to move.
+    let s = GameSpec::parse("halma size=10")
+        .unwrap()
+        .settings::<Halma>();
+    let p = Halma::start(&s);
+    for &(name, h) in Halma::heuristics() {
+        assert_eq!(p.evaluate(h), 0, "{name}");
+    }
+}
