@@ -13,7 +13,7 @@ use agon::engine::{Engine, Flow};
 use agon::games::{new_game, GameSpec};
 use agon::protocol::{ErrorCode, Reply, MAX_LINE};
 
-/// Agon: an engine for m,n,k games and Clobber, speaking a UCI-shaped protocol.
+/// Agon: an engine for m,n,k games, Clobber and Halma, speaking a UCI-shaped protocol.
 #[derive(Parser, Debug)]
 #[command(name = "agon", version, about)]
 struct Cli {

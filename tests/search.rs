@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use agon::game::{Game, Outcome, Side};
 use agon::games::clobber::Clobber;
+use agon::games::halma::Halma;
 use agon::games::mnk::{Mnk, MnkSettings};
 use agon::games::GameSpec;
 use agon::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind, WIN};
@@ -287,6 +288,13 @@ fn four_by_four_k4_is_a_proven_draw() {
     );
     assert_eq!(r.score, 0);
     assert!(r.depth <= 16);
+}
+
+#[test]
+fn searchers_agree_on_halma() {
+    let spec = GameSpec::parse("halma size=8").unwrap();
+    let start = Halma::start(&spec.settings::<Halma>());
+    searchers_agree(&random_positions(&start, 4, 40, 7), &[1, 2, 3]);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! engine or arena changes.
 
 pub mod clobber;
+pub mod halma;
 pub mod mnk;
 
 use std::fmt;
@@ -22,13 +23,14 @@ pub trait GameVisitor {
 }
 
 /// The canonical names of all games, in the order they are listed.
-pub const GAME_NAMES: &[&str] = &["mnk", "clobber"];
+pub const GAME_NAMES: &[&str] = &["mnk", "clobber", "halma"];
 
 /// Runs `visitor` with the game called `name` (canonical name only); `None` if unknown.
 pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     Some(match name {
         mnk::Mnk::NAME => visitor.visit::<mnk::Mnk>(),
         clobber::Clobber::NAME => visitor.visit::<clobber::Clobber>(),
+        halma::Halma::NAME => visitor.visit::<halma::Halma>(),
 
         _ => return None,
     })
