@@ -184,9 +184,23 @@ pub fn choose_move<G: Game>(
     let control = Control::new(&stop);
     let result = searcher.search(pos, limits, &control, &mut |_| {});
     let best = result.best?;
-    let Some(store) = learn else {
-        return Some(best);
-    };
+    Some(match learn {
+        Some(store) => learned_move(pos, searcher, limits, store, best),
+        None => best,
+    })
+}
+
+/// The root move after learning: `best` (the search's choice) unless the store knows a
+/// position after some root move; then every root move is searched one ply shallower
+/// (or with its share of the time) and the highest search score plus learned bonus wins,
+/// `best` on ties. The bonus never applies to proven wins or losses.
+pub fn learned_move<G: Game>(
+    pos: &mut G,
+    searcher: &mut dyn Searcher<G>,
+    limits: &Limits,
+    store: &LearnStore,
+    best: G::Move,
+) -> G::Move {
     let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
@@ -200,9 +214,10 @@ pub fn choose_move<G: Game>(
         })
         .collect();
     if known.iter().all(Option::is_none) {
-        return Some(best);
+        return best;
     }
-    // Each root move gets its own search one ply shallower (or its share of the time).
+    let stop = AtomicBool::new(false);
+    let control = Control::new(&stop);
     let child_limits = Limits {
         depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
         nodes: limits.nodes,
@@ -211,6 +226,15 @@ pub fn choose_move<G: Game>(
             .map(|t| (t / moves.len() as u32).max(Duration::from_millis(1))),
         clock: None,
         infinite: false,
+    };
+    // Without a depth or time (a clock or node limit only), a shallow fixed depth.
+    let child_limits = if child_limits.depth.is_none() && child_limits.movetime.is_none() {
+        Limits {
+            depth: Some(3),
+            ..child_limits
+        }
+    } else {
+        child_limits
     };
     // The search's own choice first, so it wins ties.
     let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -230,7 +254,28 @@ pub fn choose_move<G: Game>(
             chosen = Some((adjusted, mv));
         }
     }
-    chosen.map(|(_, mv)| mv)
+    chosen.map_or(best, |(_, mv)| mv)
+}
+
+/// Records a finished game played from `start` with `moves` into `store`.
+///
+/// # Errors
+/// [`LearnError`] from [`LearnStore::record`].
+pub fn record_game<G: Game>(
+    store: &mut LearnStore,
+    start: &G,
+    moves: &[G::Move],
+    outcome: Outcome,
+) -> Result<(), LearnError> {
+    let mut replay = start.clone();
+    let mut positions = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mover = replay.side_to_move();
+        replay.make_move(mv);
+        positions.push((replay.hash(), mover));
+    }
+    let spec = GameSpec::of::<G>(start.settings_of()).to_string();
+    store.record(&spec, &positions, outcome)
 }
 
 const HELP: &str = "\
@@ -391,14 +436,8 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         };
         writeln!(self.out, "Result: {verdict}")?;
         if let Some(store) = &mut self.store {
-            let mut replay = G::start(&settings);
-            let mut positions = Vec::with_capacity(history.len());
-            for (mv, _, side) in &history {
-                replay.make_move(*mv);
-                positions.push((replay.hash(), *side));
-            }
-            let spec = self.config.spec.to_string();
-            match store.record(&spec, &positions, outcome) {
+            let moves: Vec<G::Move> = history.iter().map(|h| h.0).collect();
+            match record_game(store, &G::start(&settings), &moves, outcome) {
                 Ok(()) => writeln!(
                     self.out,
                     "Learned from this game ({} positions in {}).",

@@ -1,6 +1,7 @@
 //! Learning from finished games: the effect on play, the guarantee that learning never
 //! prefers a proven loss, concurrent writers and corrupt files.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -274,4 +275,87 @@ fn corrupt_store_is_refused_and_kept() {
         std::fs::read_to_string(&path).unwrap(),
         "some other program's data\n"
     );
+}
+
+/// Runs the engine on `input` (protocol lines), waits until it has printed as many
+/// `bestmove` lines as there are `go` commands, then closes its input; returns its output.
+fn engine_session(input: &str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut out = String::new();
+    let wanted = input.lines().filter(|l| l.starts_with("go")).count();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = 0;
+    while seen < wanted {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen += usize::from(line.starts_with("bestmove"));
+        out.push_str(&line);
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    reader.read_to_string(&mut out).unwrap();
+    child.wait().unwrap();
+    out
+}
+
+/// Through the protocol: the engine learns when its own bestmove ends the game, once
+/// even when the controller then sends the finished position, and from a finished
+/// position it is given (the opponent's win).
+#[test]
+fn protocol_learn_file() {
+    let dir = temp_dir("protocol");
+    let path = dir.join("store.txt");
+    let set = format!("setoption name LearnFile value {}\n", path.display());
+    // x a1, o b1, x a2, o b2: x to move wins with a3 (its own bestmove ends the game).
+    let out = engine_session(&format!(
+        "{set}position startpos moves a1 b1 a2 b2\ngo depth 3\n"
+    ));
+    assert!(out.contains("bestmove a3"), "{out}");
+    let store = LearnStore::open(&path).unwrap();
+    assert_eq!(store.len(), 5, "{:?}", store.entries());
+    let settings = MnkSettings { m: 3, n: 3, k: 3 };
+    let spec = GameSpec::of::<Mnk>(&settings).to_string();
+    let mut pos = Mnk::start(&settings);
+    for text in ["a1", "b1", "a2", "b2", "a3"] {
+        let mv = agon::game::find_move_by_text(&pos, text).unwrap();
+        pos.make_move(mv);
+    }
+    assert_eq!(store.get(&spec, pos.hash()).unwrap().wins, 1);
+
+    // The same game sent back as a finished position is not counted twice in one session.
+    engine_session(&format!(
+        "{set}position startpos moves a1 b1 a2 b2\ngo depth 3\nisready\n\
+         position startpos moves a1 b1 a2 b2 a3\nisready\n"
+    ));
+    let again = LearnStore::open(&path).unwrap();
+    assert_eq!(
+        again.get(&spec, pos.hash()).unwrap().wins,
+        2,
+        "one more game, not two"
+    );
+
+    // A finished position where the engine lost (it played o).
+    engine_session(&format!(
+        "{set}position startpos moves b2 a1 c3 a2 a3 b1 c1\n"
+    ));
+    let lost = LearnStore::open(&path).unwrap();
+    let mut pos = Mnk::start(&settings);
+    for text in ["b2", "a1", "c3", "a2", "a3", "b1", "c1"] {
+        let mv = agon::game::find_move_by_text(&pos, text).unwrap();
+        pos.make_move(mv);
+    }
+    assert!(pos.outcome().is_some());
+    assert_eq!(lost.get(&spec, pos.hash()).unwrap().wins, 1);
+    // Seven new positions: the second game shares none with the first.
+    assert_eq!(lost.len(), 5 + 7);
 }
