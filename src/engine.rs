@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, MoveError, Side};
 use crate::games::{describe_all, dispatch, GameSpec, GameVisitor};
 use crate::learn::LearnStore;
-use crate::play::{learned_move, record_game, Level};
+use crate::play::{knows_children, learned_move, limits_for_learning, record_game, Level};
 use crate::protocol::{
     Command, Dialect, ErrorCode, Go, Info, OptionDecl, OptionType, PositionSpec, QueryKind, Reply,
 };
@@ -448,10 +448,21 @@ impl<G: Game> Session for GameSession<G> {
                             string: None,
                         }));
                     };
-                    let mut result = searcher.search(&mut pos, limits, &control, &mut on_info);
-                    if let (Some(store), Some(best)) = (&learn, result.best) {
-                        let store = store.lock().unwrap_or_else(|p| p.into_inner());
-                        let chosen = learned_move(&mut pos, &mut **searcher, limits, &store, best);
+                    // With learning, half the time goes to the main search and half to
+                    // searching each root move for the learned bonus.
+                    let store = learn
+                        .as_ref()
+                        .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()));
+                    let store = store.filter(|s| knows_children(&mut pos, s));
+                    let main_limits = match &store {
+                        Some(_) => limits_for_learning(limits),
+                        None => limits.clone(),
+                    };
+                    let mut result =
+                        searcher.search(&mut pos, &main_limits, &control, &mut on_info);
+                    if let (Some(store), Some(best)) = (&store, result.best) {
+                        let chosen =
+                            learned_move(&mut pos, &mut **searcher, limits, store, best, &control);
                         result.best = Some(chosen);
                     }
                     result

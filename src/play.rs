@@ -182,12 +182,42 @@ pub fn choose_move<G: Game>(
 ) -> Option<G::Move> {
     let stop = AtomicBool::new(false);
     let control = Control::new(&stop);
-    let result = searcher.search(pos, limits, &control, &mut |_| {});
+    let learning = learn.filter(|store| knows_children(pos, store));
+    let main_limits = match learning {
+        Some(_) => limits_for_learning(limits),
+        None => limits.clone(),
+    };
+    let result = searcher.search(pos, &main_limits, &control, &mut |_| {});
     let best = result.best?;
-    Some(match learn {
-        Some(store) => learned_move(pos, searcher, limits, store, best),
+    Some(match learning {
+        Some(store) => learned_move(pos, searcher, limits, store, best, &control),
         None => best,
     })
+}
+
+/// Whether `store` knows a position after some legal move of `pos`.
+pub fn knows_children<G: Game>(pos: &mut G, store: &LearnStore) -> bool {
+    let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let undo = pos.make_move(mv);
+        let known = store.get(&spec, pos.hash()).is_some();
+        pos.unmake_move(mv, undo);
+        known
+    })
+}
+
+/// The limits of the main search when [`learned_move`] follows it: half the time
+/// (movetime or clock), so that both together stay within the original limits.
+pub fn limits_for_learning(limits: &Limits) -> Limits {
+    let mut half = limits.clone();
+    half.movetime = limits.movetime.map(|t| t / 2);
+    if let Some(clock) = &mut half.clock {
+        clock.time /= 2;
+        clock.increment /= 2;
+    }
+    half
 }
 
 /// The root move after learning: `best` (the search's choice) unless the store knows a
@@ -200,6 +230,7 @@ pub fn learned_move<G: Game>(
     limits: &Limits,
     store: &LearnStore,
     best: G::Move,
+    control: &Control<'_>,
 ) -> G::Move {
     let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
     let mut moves = Vec::new();
@@ -216,14 +247,17 @@ pub fn learned_move<G: Game>(
     if known.iter().all(Option::is_none) {
         return best;
     }
-    let stop = AtomicBool::new(false);
-    let control = Control::new(&stop);
+    // The children share half of the move's time: half the movetime, or half of a
+    // clock budget of time/25 + increment (the budget of search::time).
+    let time = limits.movetime.map(|t| t / 2).or_else(|| {
+        limits
+            .clock
+            .map(|c| (c.time / c.moves_to_go.unwrap_or(25).max(1) + c.increment) / 2)
+    });
     let child_limits = Limits {
         depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
         nodes: limits.nodes,
-        movetime: limits
-            .movetime
-            .map(|t| (t / moves.len() as u32).max(Duration::from_millis(1))),
+        movetime: time.map(|t| (t / moves.len() as u32).max(Duration::from_millis(1))),
         clock: None,
         infinite: false,
     };
@@ -244,7 +278,11 @@ pub fn learned_move<G: Game>(
     let mut chosen: Option<(i32, G::Move)> = None;
     for i in order {
         let mv = moves[i];
-        let score = score_move(pos, mv, searcher, &child_limits, &control);
+        if control.stopped() {
+            // Stopped before every move was searched: keep the search's choice.
+            return best;
+        }
+        let score = score_move(pos, mv, searcher, &child_limits, control);
         let adjusted = if score.abs() < WIN_THRESHOLD {
             score + known[i].unwrap_or(0)
         } else {
