@@ -308,3 +308,63 @@ fn bad_command_line_parameters() {
         assert!(!out.contains("Your move"), "{args:?} started a game");
     }
 }
+
+#[test]
+fn levels_and_custom_strength_are_announced() {
+    for (args, banner) in [
+        (&["--level", "easy"][..], "engine strength easy (depth 1)"),
+        (
+            &["--level", "EXPERT"][..],
+            "engine strength expert (depth 6)",
+        ),
+        (&[][..], "engine strength hard (depth 4)"),
+        (&["--depth", "3"][..], "engine strength custom (depth 3)"),
+        (
+            &["--movetime", "20"][..],
+            "engine strength custom (20 ms per move)",
+        ),
+    ] {
+        let mut all = vec!["tictactoe", "--first", "engine", "--seed", "1"];
+        all.extend(args);
+        let (out, _, ok) = run_piped(&all, "quit\n");
+        assert!(ok, "{out}");
+        assert!(out.contains(banner), "{args:?}: {out}");
+        assert!(out.contains("Engine plays"), "{out}");
+    }
+}
+
+/// A finished game with `--learn` writes the store; the next session reads it back.
+#[test]
+fn play_learns_into_the_store() {
+    let dir = std::env::temp_dir().join(format!("agon-play-learn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("store.txt");
+    let path_text = path.to_str().unwrap();
+    for round in 0..2 {
+        let mut d = Driver::start(&[
+            "tictactoe",
+            "--level",
+            "easy",
+            "--seed",
+            "9",
+            "--learn",
+            path_text,
+        ]);
+        let game = d.play_to_end();
+        assert!(game.contains("Learned from this game"), "{game}");
+        d.send("n");
+        let (out, ok) = d.finish();
+        assert!(ok, "round {round}: {out}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("agon-learn 1\n"), "{text}");
+    }
+    let store = agon::learn::LearnStore::open(&path).unwrap();
+    let games: u32 = store
+        .entries()
+        .values()
+        .map(|c| c.wins + c.draws + c.losses)
+        .max()
+        .unwrap();
+    assert!(games >= 1);
+}
