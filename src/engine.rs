@@ -12,10 +12,15 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, MoveError, Side};
 use crate::games::{describe_all, dispatch, GameSpec, GameVisitor};
+use crate::learn::LearnStore;
+use crate::play::{knows_children, learned_move, limits_for_learning, record_game, Level};
 use crate::protocol::{
     Command, Dialect, ErrorCode, Go, Info, OptionDecl, OptionType, PositionSpec, QueryKind, Reply,
 };
 use crate::search::{new_searcher, Clock, Control, Limits, SearchOptions, Searcher, SearcherKind};
+
+/// A learning store shared by the engine and its search thread.
+type SharedStore = Arc<Mutex<LearnStore>>;
 
 /// Where replies go. Called from the input thread and the search thread.
 pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
@@ -49,6 +54,10 @@ pub struct EngineOptions {
     pub depth: u32,
     /// Time kept back per move, in ms.
     pub move_overhead: u64,
+    /// A named level caps every search at its depth; `None` is `custom`.
+    pub level: Option<Level>,
+    /// The learning store's path; empty when learning is off.
+    pub learn_file: String,
 }
 
 impl Default for EngineOptions {
@@ -60,6 +69,8 @@ impl Default for EngineOptions {
             hash_mb: 16,
             depth: 4,
             move_overhead: 20,
+            level: None,
+            learn_file: String::new(),
         }
     }
 }
@@ -82,6 +93,7 @@ trait Session: Send {
     fn eval(&self) -> Option<(i32, &'static str)>;
     fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
     fn new_game(&mut self);
+    fn set_learn(&mut self, store: Option<SharedStore>);
     /// Starts a search; the thread sets `done` just before it emits `bestmove`.
     fn go(
         &mut self,
@@ -99,6 +111,37 @@ struct GameSession<G: Game> {
     searcher: Arc<Mutex<Box<dyn Searcher<G>>>>,
     searcher_key: (SearcherKind, usize, bool, u64, &'static str),
     default_depth: u32,
+    level: Option<Level>,
+    /// The start and moves of the current game, as the last `position` gave them.
+    line: (G, Vec<G::Move>),
+    learn: Option<SharedStore>,
+    /// The last game recorded (start position and moves), so it is learned once.
+    learned: Arc<Mutex<Option<String>>>,
+}
+
+/// Records the finished game `start` + `moves` unless it is the one recorded last.
+fn learn_once<G: Game>(
+    store: &Mutex<LearnStore>,
+    learned: &Mutex<Option<String>>,
+    start: &G,
+    moves: &[G::Move],
+    outcome: crate::game::Outcome,
+) -> Result<bool, crate::learn::LearnError> {
+    let mut pos = start.clone();
+    let mut key = start.format_position();
+    for &mv in moves {
+        key.push(' ');
+        key.push_str(&pos.format_move(mv));
+        pos.make_move(mv);
+    }
+    let mut last = learned.lock().unwrap_or_else(|p| p.into_inner());
+    if last.as_deref() == Some(key.as_str()) {
+        return Ok(false);
+    }
+    let mut store = store.lock().unwrap_or_else(|p| p.into_inner());
+    record_game(&mut store, start, moves, outcome)?;
+    *last = Some(key);
+    Ok(true)
 }
 
 /// A refused command: the code and message of its `error` reply.
@@ -157,6 +200,10 @@ impl<G: Game> GameSession<G> {
         let searcher = Self::build(options, heuristic.1);
         Ok(GameSession {
             position: Some(start.clone()),
+            line: (start.clone(), Vec::new()),
+            level: options.level,
+            learn: None,
+            learned: Arc::new(Mutex::new(None)),
             start,
             heuristic,
             searcher: Arc::new(Mutex::new(searcher)),
@@ -233,12 +280,22 @@ impl<G: Game> Session for GameSession<G> {
             PositionSpec::Fen(text) => G::parse_position(self.start.settings_of(), text)
                 .map_err(|e| error(ErrorCode::BadPosition, e.to_string()))?,
         };
+        let line_start = pos.clone();
+        let mut line = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let mv = pos
                 .parse_move(text)
                 .map_err(|e| move_error_reply(i, text, &e))?;
             pos.make_move(mv);
+            line.push(mv);
         }
+        // A finished game arrives: learn from it (once) when learning is on.
+        if let (Some(store), Some(outcome)) = (&self.learn, pos.outcome()) {
+            if let Err(e) = learn_once(store, &self.learned, &line_start, &line, outcome) {
+                log::warn!("learning: {e}");
+            }
+        }
+        self.line = (line_start, line);
         self.position = Some(pos);
         Ok(())
     }
@@ -306,6 +363,7 @@ impl<G: Game> Session for GameSession<G> {
         }
         self.heuristic = heuristic;
         self.default_depth = options.depth;
+        self.level = options.level;
         Ok(())
     }
 
@@ -314,6 +372,11 @@ impl<G: Game> Session for GameSession<G> {
             s.clear();
         }
         self.position = Some(self.start.clone());
+        self.line = (self.start.clone(), Vec::new());
+    }
+
+    fn set_learn(&mut self, store: Option<SharedStore>) {
+        self.learn = store;
     }
 
     fn go(
@@ -337,8 +400,15 @@ impl<G: Game> Session for GameSession<G> {
         {
             limits.depth = Some(self.default_depth);
         }
+        // A named level caps every search at its depth, whatever the clock allows.
+        if let Some(level) = self.level {
+            limits.depth = Some(limits.depth.map_or(level.depth(), |d| d.min(level.depth())));
+        }
         let searcher = Arc::clone(&self.searcher);
         let default_depth = self.default_depth;
+        let learn = self.learn.clone();
+        let learned = Arc::clone(&self.learned);
+        let line = self.line.clone();
         std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -376,8 +446,40 @@ impl<G: Game> Session for GameSession<G> {
                             string: None,
                         }));
                     };
-                    searcher.search(&mut pos, limits, &control, &mut on_info)
+                    // With learning, half the time goes to the main search and half to
+                    // searching each root move for the learned bonus.
+                    let store = learn
+                        .as_ref()
+                        .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()));
+                    let store = store.filter(|s| knows_children(&mut pos, s));
+                    let main_limits = match &store {
+                        Some(_) => limits_for_learning(limits),
+                        None => limits.clone(),
+                    };
+                    let mut result =
+                        searcher.search(&mut pos, &main_limits, &control, &mut on_info);
+                    if let (Some(store), Some(best)) = (&store, result.best) {
+                        let chosen =
+                            learned_move(&mut pos, &mut **searcher, limits, store, best, &control);
+                        result.best = Some(chosen);
+                    }
+                    result
                 };
+                // The engine's own move ends the game: learn from it now.
+                if let (Some(store), Some(best)) = (&learn, result.best) {
+                    let mut after = root.clone();
+                    after.make_move(best);
+                    if let Some(outcome) = after.outcome() {
+                        let mut moves = line.1.clone();
+                        moves.push(best);
+                        if let Err(e) = learn_once(store, &learned, &line.0, &moves, outcome) {
+                            sink(Reply::Info(Info {
+                                string: Some(format!("learning: {e}")),
+                                ..Info::default()
+                            }));
+                        }
+                    }
+                }
                 // `go infinite` answers only after `stop`, as UCI requires.
                 if limits.infinite {
                     while !stop.load(Ordering::Relaxed) {
@@ -461,6 +563,7 @@ pub struct Engine {
     options: EngineOptions,
     session: Box<dyn Session>,
     search: Option<RunningSearch>,
+    learn: Option<SharedStore>,
 }
 
 /// The options the engine advertises, in handshake order.
@@ -519,6 +622,23 @@ pub fn option_declarations() -> Vec<OptionDecl> {
                 max: 5000,
             },
         },
+        OptionDecl {
+            name: "Level".into(),
+            kind: OptionType::Combo {
+                default: "custom".into(),
+                vars: Level::ALL
+                    .iter()
+                    .map(|l| l.name().to_string())
+                    .chain(["custom".to_string()])
+                    .collect(),
+            },
+        },
+        OptionDecl {
+            name: "LearnFile".into(),
+            kind: OptionType::String {
+                default: String::new(),
+            },
+        },
     ]
 }
 
@@ -550,6 +670,7 @@ impl Engine {
             options,
             session,
             search: None,
+            learn: None,
         }
     }
 
@@ -571,6 +692,7 @@ impl Engine {
             options.heuristic = "default".into();
         }
         self.session = new_session(&spec, &options, position)?;
+        self.session.set_learn(self.learn.clone());
         self.options = options;
         Ok(())
     }
@@ -794,10 +916,36 @@ impl Engine {
             "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
             "depth" => options.depth = parse_spin("Depth", value, 1, 64)? as u32,
             "moveoverhead" => options.move_overhead = parse_spin("MoveOverhead", value, 0, 5000)? as u64,
+            "level" => {
+                let text = value.unwrap_or("").trim();
+                options.level = if text.eq_ignore_ascii_case("custom") {
+                    None
+                } else {
+                    Some(Level::from_name(text).ok_or_else(|| {
+                        error(ErrorCode::BadValue, format!("option Level: '{text}' is not one of easy, medium, hard, expert, custom"))
+                    })?)
+                };
+            }
+            "learnfile" => {
+                let mut text = value.unwrap_or("").trim().to_string();
+                if text == "<empty>" {
+                    text.clear();
+                }
+                let store = if text.is_empty() {
+                    None
+                } else {
+                    let store = LearnStore::open(&text)
+                        .map_err(|e| error(ErrorCode::BadValue, format!("option LearnFile: {e}")))?;
+                    Some(Arc::new(Mutex::new(store)))
+                };
+                self.learn = store;
+                self.session.set_learn(self.learn.clone());
+                options.learn_file = text;
+            }
             _ => {
                 return Err(error(
                     ErrorCode::UnknownOption,
-                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, Depth, MoveOverhead)", name.trim()),
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, Depth, MoveOverhead, Level, LearnFile)", name.trim()),
                 ))
             }
         }

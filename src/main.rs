@@ -45,6 +45,31 @@ enum Cmd {
         #[arg(long)]
         no_ordering: bool,
     },
+    /// Play the engine on this terminal: `agon play tictactoe`, `agon play clobber rows=5 cols=6`.
+    /// Levels: easy = depth 1, medium = depth 2, hard = depth 4 (default), expert = depth 6.
+    Play {
+        /// The game and its parameters, e.g. `mnk m=5 n=5 k=4`.
+        #[arg(required = true, num_args = 1..)]
+        spec: Vec<String>,
+        /// Who moves first: human, engine or random (drawn from the seed before each game).
+        #[arg(long, default_value = "random")]
+        first: String,
+        /// Seed for the first-move draws (default: from the clock; printed at the start).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Difficulty: easy, medium, hard or expert.
+        #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+        level: Option<String>,
+        /// Custom strength: search depth in plies per move (1..=64).
+        #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Custom strength: milliseconds per move (1..=600000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+        movetime: Option<u64>,
+        /// Learn from finished games in this file (off by default).
+        #[arg(long)]
+        learn: Option<std::path::PathBuf>,
+    },
     /// Count leaf nodes of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -108,6 +133,15 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{report}");
             Ok(())
         }
+        Some(Cmd::Play {
+            spec,
+            first,
+            seed,
+            level,
+            depth,
+            movetime,
+            learn,
+        }) => play(spec, &first, seed, level, depth, movetime, learn),
         Some(Cmd::Perft { depth, divide }) => {
             let spec = GameSpec::parse(&spec_text).map_err(|e| e.to_string())?;
             // Validate the position through the erased interface, then count with the engine.
@@ -132,6 +166,70 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `agon play`: checks the parameters, then runs the session on stdin/stdout.
+fn play(
+    spec: Vec<String>,
+    first: &str,
+    seed: Option<u64>,
+    level: Option<String>,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    learn: Option<std::path::PathBuf>,
+) -> Result<(), String> {
+    use agon::play::{First, Level, PlayConfig};
+    let spec = GameSpec::parse(&spec.join(" ")).map_err(|e| e.to_string())?;
+    let first = match first.to_ascii_lowercase().as_str() {
+        "human" => First::Human,
+        "engine" => First::Engine,
+        "random" => First::Random,
+        other => {
+            return Err(format!(
+                "--first: '{other}' is not one of human, engine, random"
+            ))
+        }
+    };
+    let (limits, strength) = match (level, depth, movetime) {
+        (_, Some(d), _) => (
+            agon::search::Limits::depth(d),
+            format!("custom (depth {d})"),
+        ),
+        (_, _, Some(ms)) => (
+            agon::search::Limits {
+                movetime: Some(std::time::Duration::from_millis(ms)),
+                ..Default::default()
+            },
+            format!("custom ({ms} ms per move)"),
+        ),
+        (level, None, None) => {
+            let name = level.unwrap_or_else(|| "hard".to_string());
+            let level = Level::from_name(&name).ok_or_else(|| {
+                format!("--level: '{name}' is not one of easy, medium, hard, expert")
+            })?;
+            (
+                agon::search::Limits::depth(level.depth()),
+                format!("{} (depth {})", level.name(), level.depth()),
+            )
+        }
+    };
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let config = PlayConfig {
+        spec,
+        first,
+        seed,
+        limits,
+        strength,
+        learn,
+    };
+    let stdin = std::io::stdin();
+    agon::play::run(&config, stdin.lock(), std::io::stdout()).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// Reads one line of at most `MAX_LINE` bytes; a longer line is consumed to its end and

@@ -1,0 +1,348 @@
+//! Learning from finished games: a persistent store of position values.
+//!
+//! After a finished game every position reached in it is credited with the result *for
+//! the side that moved into it*: the engine's own moves and, mirrored, the opponent's, so
+//! a line the opponent won with becomes a line the engine likes when it plays that side.
+//! At the root the engine adds a bounded bonus ([`LEARN_BONUS`] at most) to the search
+//! score of each move whose score is not a proven result; proven wins and losses are
+//! never changed, so learning cannot make the engine pick a move its search proves
+//! losing while a non-losing move exists.
+//!
+//! # File format (version 1)
+//!
+//! A UTF-8 text file. The first line is the magic and version, `agon-learn 1`. Every
+//! further line is one position, five fields separated by tabs:
+//!
+//! ```text
+//! agon-learn 1
+//! mnk m=3 n=3 k=3<TAB>1f0c2d3e4a5b6c7d<TAB>2<TAB>0<TAB>1
+//! ```
+//!
+//! (`<TAB>` is one tab character): the canonical game spec, the position hash in 16 hexadecimal digits, and the games
+//! won, drawn and lost by the side that moved into the position. Lines are sorted, so
+//! the same content is always the same bytes.
+//!
+//! # Concurrency
+//!
+//! [`LearnStore::record`] takes an exclusive lock on `PATH.lock` (an OS file lock,
+//! released when the process dies), re-reads the file, adds the game's counts, writes
+//! `PATH.tmp.PID` and renames it over `PATH`. Two processes recording at once both land.
+//! A file that does not start with the magic, or has a malformed line, is an error and
+//! is never written over.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::game::{Outcome, Side};
+
+/// The first line of a store file.
+pub const MAGIC: &str = "agon-learn";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// The largest bonus (in centi-units) learning adds to or takes from a root move's score.
+pub const LEARN_BONUS: i32 = 300;
+
+/// Games won, drawn and lost by the side that moved into a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Counts {
+    /// The value in (-1, 1): wins minus losses over games plus one.
+    pub fn value(&self) -> f64 {
+        let games = f64::from(self.wins) + f64::from(self.draws) + f64::from(self.losses);
+        (f64::from(self.wins) - f64::from(self.losses)) / (games + 1.0)
+    }
+
+    /// The root bonus: the value scaled to ±[`LEARN_BONUS`].
+    pub fn bonus(&self) -> i32 {
+        (self.value() * f64::from(LEARN_BONUS)).round() as i32
+    }
+}
+
+/// A store that cannot be read or written.
+#[derive(Debug, Error)]
+pub enum LearnError {
+    /// The file could not be read, locked or written.
+    #[error("learn file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The file is not a store of this version, or a line is malformed.
+    #[error("learn file {path}: line {line}: {reason} (the file is left untouched)")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The key of one position: canonical game spec and position hash.
+pub type Key = (String, u64);
+
+/// The position values of one file, as last read or written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnStore {
+    path: PathBuf,
+    entries: BTreeMap<Key, Counts>,
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> LearnError {
+    LearnError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Parses the text of a store file.
+fn parse(path: &Path, text: &str) -> Result<BTreeMap<Key, Counts>, LearnError> {
+    let corrupt = |line: usize, reason: String| LearnError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or("");
+    let expected = format!("{MAGIC} {VERSION}");
+    if header != expected {
+        let reason = match header.strip_prefix(MAGIC) {
+            Some(rest) => format!(
+                "version '{}' is not supported (this build reads '{expected}')",
+                rest.trim()
+            ),
+            None => format!("not an agon learn file (the first line must be '{expected}')"),
+        };
+        return Err(corrupt(1, reason));
+    }
+    let mut entries = BTreeMap::new();
+    for (i, line) in lines.enumerate() {
+        let number = i + 2;
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() != 5 {
+            return Err(corrupt(
+                number,
+                format!("{} tab-separated fields, expected 5", fields.len()),
+            ));
+        }
+        let hash = u64::from_str_radix(fields[1], 16)
+            .map_err(|_| corrupt(number, format!("'{}' is not a hex hash", fields[1])))?;
+        let count = |text: &str| {
+            text.parse::<u32>()
+                .map_err(|_| corrupt(number, format!("'{text}' is not a count")))
+        };
+        let counts = Counts {
+            wins: count(fields[2])?,
+            draws: count(fields[3])?,
+            losses: count(fields[4])?,
+        };
+        entries.insert((fields[0].to_string(), hash), counts);
+    }
+    Ok(entries)
+}
+
+fn format(entries: &BTreeMap<Key, Counts>) -> String {
+    let mut text = format!("{MAGIC} {VERSION}\n");
+    for ((spec, hash), c) in entries {
+        text.push_str(&format!(
+            "{spec}\t{hash:016x}\t{}\t{}\t{}\n",
+            c.wins, c.draws, c.losses
+        ));
+    }
+    text
+}
+
+fn read_entries(path: &Path) -> Result<BTreeMap<Key, Counts>, LearnError> {
+    match fs::read_to_string(path) {
+        Ok(text) => parse(path, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Err(LearnError::Corrupt {
+            path: path.to_path_buf(),
+            line: 1,
+            reason: "not UTF-8 text".into(),
+        }),
+        Err(e) => Err(io_error(path, e)),
+    }
+}
+
+impl LearnStore {
+    /// Opens the store at `path`; a missing file is an empty store.
+    ///
+    /// # Errors
+    /// [`LearnError::Corrupt`] for a foreign or malformed file, [`LearnError::Io`] when
+    /// it cannot be read.
+    pub fn open(path: impl Into<PathBuf>) -> Result<LearnStore, LearnError> {
+        let path = path.into();
+        let entries = read_entries(&path)?;
+        Ok(LearnStore { path, entries })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of positions held.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The counts of a position, for the side that moved into it.
+    pub fn get(&self, spec: &str, hash: u64) -> Option<Counts> {
+        self.entries.get(&(spec.to_string(), hash)).copied()
+    }
+
+    /// All entries, sorted.
+    pub fn entries(&self) -> &BTreeMap<Key, Counts> {
+        &self.entries
+    }
+
+    /// Records a finished game of `spec`: `positions` are the hashes of the positions
+    /// after each move with the side that made that move. Locks, re-reads and merges,
+    /// writes atomically, and keeps the merged content.
+    ///
+    /// # Errors
+    /// [`LearnError`] when the file is corrupt (it is then left as it was) or cannot be
+    /// locked or written.
+    pub fn record(
+        &mut self,
+        spec: &str,
+        positions: &[(u64, Side)],
+        outcome: Outcome,
+    ) -> Result<(), LearnError> {
+        let lock_path = sibling(&self.path, ".lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| io_error(&lock_path, e))?;
+        lock.lock().map_err(|e| io_error(&lock_path, e))?;
+        let result = self.merge_locked(spec, positions, outcome);
+        // Dropping the file releases the lock, even on error.
+        drop(lock);
+        result
+    }
+
+    fn merge_locked(
+        &mut self,
+        spec: &str,
+        positions: &[(u64, Side)],
+        outcome: Outcome,
+    ) -> Result<(), LearnError> {
+        let mut entries = read_entries(&self.path)?;
+        for &(hash, mover) in positions {
+            let c = entries.entry((spec.to_string(), hash)).or_default();
+            match outcome {
+                Outcome::Draw => c.draws += 1,
+                Outcome::Win(side) if side == mover => c.wins += 1,
+                Outcome::Win(_) => c.losses += 1,
+            }
+        }
+        let tmp = sibling(&self.path, &format!(".tmp.{}", std::process::id()));
+        let write = || -> std::io::Result<()> {
+            let mut file = File::create(&tmp)?;
+            file.write_all(format(&entries).as_bytes())?;
+            file.sync_all()?;
+            fs::rename(&tmp, &self.path)
+        };
+        if let Err(e) = write() {
+            let _ = fs::remove_file(&tmp);
+            return Err(io_error(&self.path, e));
+        }
+        self.entries = entries;
+        Ok(())
+    }
+}
+
+/// `path` with `suffix` appended to its file name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("agon-learn-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir.join("store.txt")
+    }
+
+    #[test]
+    fn record_and_reload() {
+        let path = temp("reload");
+        let mut store = LearnStore::open(&path).unwrap();
+        assert!(store.is_empty());
+        store
+            .record(
+                "mnk m=3 n=3 k=3",
+                &[(1, Side::First), (2, Side::Second)],
+                Outcome::Win(Side::First),
+            )
+            .unwrap();
+        let again = LearnStore::open(&path).unwrap();
+        assert_eq!(again, store);
+        let c = again.get("mnk m=3 n=3 k=3", 1).unwrap();
+        assert_eq!((c.wins, c.draws, c.losses), (1, 0, 0));
+        let c = again.get("mnk m=3 n=3 k=3", 2).unwrap();
+        assert_eq!((c.wins, c.draws, c.losses), (0, 0, 1));
+        assert!(c.bonus() < 0 && c.bonus() >= -LEARN_BONUS);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("agon-learn 1\n"), "{text}");
+    }
+
+    #[test]
+    fn corrupt_and_foreign_files_are_refused_and_kept() {
+        for (i, bad) in [
+            "hello world\n",
+            "agon-learn 9\n",
+            "agon-learn 1\nmnk\tzz\t1\t0\t0\n",
+            "agon-learn 1\nmnk\t01\t1\t0\n",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let path = temp(&format!("corrupt{i}"));
+            fs::write(&path, bad).unwrap();
+            let err = LearnStore::open(&path).unwrap_err();
+            assert!(matches!(err, LearnError::Corrupt { .. }), "{err}");
+            // Recording through a store opened before the file went bad also refuses.
+            let mut store = LearnStore {
+                path: path.clone(),
+                entries: BTreeMap::new(),
+            };
+            assert!(store
+                .record("mnk", &[(1, Side::First)], Outcome::Draw)
+                .is_err());
+            assert_eq!(fs::read_to_string(&path).unwrap(), *bad);
+        }
+    }
+}

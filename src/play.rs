@@ -1,0 +1,579 @@
+//! `agon play`: a person plays the engine on a text terminal (or a pipe).
+//!
+//! Generic over every registered game through [`GameVisitor`]: nothing here knows a
+//! game's rules. Input is read line by line, so the same loop serves a terminal and a
+//! script; end of input is `quit`. The engine's choice of move is [`choose_move`]: the
+//! search's best move, adjusted at the root by the learning store when one is given
+//! (see [`crate::learn`]).
+
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::game::{Game, Outcome, Side};
+use crate::games::{dispatch, GameSpec, GameVisitor};
+use crate::learn::{LearnError, LearnStore};
+use crate::search::{
+    new_searcher, terminal_score, Control, Limits, SearchOptions, Searcher, SearcherKind,
+    WIN_THRESHOLD,
+};
+
+/// A named difficulty: a fixed search depth per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Depth 1: sees only its own move (misses the opponent's threats).
+    Easy,
+    /// Depth 2: sees the opponent's reply (blocks immediate threats).
+    Medium,
+    /// Depth 4.
+    Hard,
+    /// Depth 6.
+    Expert,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The search depth in plies (the difficulty ladder of the Tak course project,
+    /// seeds/002: depths 2..5 there; here 1, 2, 4, 6 since PVS searches deeper in the
+    /// same time).
+    pub fn depth(self) -> u32 {
+        match self {
+            Level::Easy => 1,
+            Level::Medium => 2,
+            Level::Hard => 4,
+            Level::Expert => 6,
+        }
+    }
+
+    /// Parses a name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Who moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// The person.
+    Human,
+    /// The engine.
+    Engine,
+    /// Drawn from the seed before every game.
+    Random,
+}
+
+/// Everything `agon play` needs.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// The game.
+    pub spec: GameSpec,
+    /// Who moves first.
+    pub first: First,
+    /// Seed of the first-move draws.
+    pub seed: u64,
+    /// The engine's limits per move.
+    pub limits: Limits,
+    /// How the limits are described to the player (`hard (depth 4)`).
+    pub strength: String,
+    /// The learning store, if learning is on.
+    pub learn: Option<PathBuf>,
+}
+
+/// Games won by each side and drawn over a session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the person won.
+    pub human: u32,
+    /// Games the engine won.
+    pub engine: u32,
+    /// Drawn games.
+    pub draws: u32,
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "you {}, engine {}, draws {}",
+            self.human, self.engine, self.draws
+        )
+    }
+}
+
+/// Why a session could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The learning store could not be used.
+    #[error(transparent)]
+    Learn(#[from] LearnError),
+    /// Reading the input or writing the output failed.
+    #[error("terminal: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A simple seeded generator (splitmix64) for the first-move draw.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// The score of playing `mv` from `pos`, searched to the child limits, from the mover's view.
+fn score_move<G: Game>(
+    pos: &mut G,
+    mv: G::Move,
+    searcher: &mut dyn Searcher<G>,
+    limits: &Limits,
+    control: &Control<'_>,
+) -> i32 {
+    let mover = pos.side_to_move();
+    let undo = pos.make_move(mv);
+    let score = match pos.outcome() {
+        Some(outcome) => terminal_score(outcome, mover, 1),
+        None => {
+            let child = searcher.search(pos, limits, control, &mut |_| {});
+            let s = -child.score;
+            // One ply further from the root.
+            if s >= WIN_THRESHOLD {
+                s - 1
+            } else if s <= -WIN_THRESHOLD {
+                s + 1
+            } else {
+                s
+            }
+        }
+    };
+    pos.unmake_move(mv, undo);
+    score
+}
+
+/// The engine's move in `pos` within `limits`: the search's best move, or, when a learning
+/// store knows a position after some root move, the best by search score plus learned
+/// bonus. The bonus only applies to moves whose score is not a proven win or loss, so a
+/// proven-losing move is never preferred over a non-losing one. `None` when there is no
+/// legal move.
+pub fn choose_move<G: Game>(
+    pos: &mut G,
+    searcher: &mut dyn Searcher<G>,
+    limits: &Limits,
+    learn: Option<&LearnStore>,
+) -> Option<G::Move> {
+    let stop = AtomicBool::new(false);
+    let control = Control::new(&stop);
+    let learning = learn.filter(|store| knows_children(pos, store));
+    let main_limits = match learning {
+        Some(_) => limits_for_learning(limits),
+        None => limits.clone(),
+    };
+    let result = searcher.search(pos, &main_limits, &control, &mut |_| {});
+    let best = result.best?;
+    Some(match learning {
+        Some(store) => learned_move(pos, searcher, limits, store, best, &control),
+        None => best,
+    })
+}
+
+/// Whether `store` knows a position after some legal move of `pos`.
+pub fn knows_children<G: Game>(pos: &mut G, store: &LearnStore) -> bool {
+    let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let undo = pos.make_move(mv);
+        let known = store.get(&spec, pos.hash()).is_some();
+        pos.unmake_move(mv, undo);
+        known
+    })
+}
+
+/// The limits of the main search when [`learned_move`] follows it: half the time
+/// (movetime or clock), so that both together stay within the original limits.
+pub fn limits_for_learning(limits: &Limits) -> Limits {
+    let mut half = limits.clone();
+    half.movetime = limits.movetime.map(|t| t / 2);
+    if let Some(clock) = &mut half.clock {
+        clock.time /= 2;
+        clock.increment /= 2;
+    }
+    half
+}
+
+/// The root move after learning: `best` (the search's choice) unless the store knows a
+/// position after some root move; then every root move is searched one ply shallower
+/// (or with its share of the time) and the highest search score plus learned bonus wins,
+/// `best` on ties. The bonus never applies to proven wins or losses.
+pub fn learned_move<G: Game>(
+    pos: &mut G,
+    searcher: &mut dyn Searcher<G>,
+    limits: &Limits,
+    store: &LearnStore,
+    best: G::Move,
+    control: &Control<'_>,
+) -> G::Move {
+    let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let known: Vec<Option<i32>> = moves
+        .iter()
+        .map(|&mv| {
+            let undo = pos.make_move(mv);
+            let counts = store.get(&spec, pos.hash());
+            pos.unmake_move(mv, undo);
+            counts.map(|c| c.bonus())
+        })
+        .collect();
+    if known.iter().all(Option::is_none) {
+        return best;
+    }
+    // The children share half of the move's time: half the movetime, or half of a
+    // clock budget of time/25 + increment (the budget of search::time).
+    let time = limits.movetime.map(|t| t / 2).or_else(|| {
+        limits
+            .clock
+            .map(|c| (c.time / c.moves_to_go.unwrap_or(25).max(1) + c.increment) / 2)
+    });
+    let child_limits = Limits {
+        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
+        nodes: limits.nodes,
+        movetime: time.map(|t| (t / moves.len() as u32).max(Duration::from_millis(1))),
+        clock: None,
+        infinite: false,
+    };
+    // Without a depth or time (a clock or node limit only), a shallow fixed depth.
+    let child_limits = if child_limits.depth.is_none() && child_limits.movetime.is_none() {
+        Limits {
+            depth: Some(3),
+            ..child_limits
+        }
+    } else {
+        child_limits
+    };
+    // The search's own choice first, so it wins ties.
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    if let Some(i) = moves.iter().position(|&m| m == best) {
+        order.swap(0, i);
+    }
+    let mut chosen: Option<(i32, G::Move)> = None;
+    for i in order {
+        let mv = moves[i];
+        if control.stopped() {
+            // Stopped before every move was searched: keep the search's choice.
+            return best;
+        }
+        let score = score_move(pos, mv, searcher, &child_limits, control);
+        let adjusted = if score.abs() < WIN_THRESHOLD {
+            score + known[i].unwrap_or(0)
+        } else {
+            score
+        };
+        if chosen.is_none_or(|(s, _)| adjusted > s) {
+            chosen = Some((adjusted, mv));
+        }
+    }
+    chosen.map_or(best, |(_, mv)| mv)
+}
+
+/// Records a finished game played from `start` with `moves` into `store`.
+///
+/// # Errors
+/// [`LearnError`] from [`LearnStore::record`].
+pub fn record_game<G: Game>(
+    store: &mut LearnStore,
+    start: &G,
+    moves: &[G::Move],
+    outcome: Outcome,
+) -> Result<(), LearnError> {
+    let mut replay = start.clone();
+    let mut positions = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mover = replay.side_to_move();
+        replay.make_move(mv);
+        positions.push((replay.hash(), mover));
+    }
+    let spec = GameSpec::of::<G>(start.settings_of()).to_string();
+    store.record(&spec, &positions, outcome)
+}
+
+const HELP: &str = "\
+Commands:
+  <move>   a move in the game's notation (type `moves` to see them)
+  moves    list the legal moves
+  undo     take back your last move and the engine's reply
+  hint     ask the engine for a move
+  help     this text
+  quit     end the session (end of input does the same)";
+
+struct Session<'a, R, W> {
+    config: &'a PlayConfig,
+    input: R,
+    out: W,
+    rng: SplitMix,
+    store: Option<LearnStore>,
+    tally: Tally,
+}
+
+/// How one game ended for the session.
+enum GameEnd {
+    Finished,
+    Quit,
+}
+
+impl<R: BufRead, W: Write> Session<'_, R, W> {
+    /// Prompts and reads one trimmed line; `None` at end of input.
+    fn ask(&mut self, prompt: &str) -> Result<Option<String>, PlayError> {
+        write!(self.out, "{prompt}> ")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            writeln!(self.out)?;
+            return Ok(None);
+        }
+        Ok(Some(line.trim().to_string()))
+    }
+
+    fn show<G: Game>(&mut self, pos: &G) -> Result<(), PlayError> {
+        writeln!(self.out)?;
+        for line in pos.render() {
+            writeln!(self.out, "  {line}")?;
+        }
+        writeln!(self.out)?;
+        Ok(())
+    }
+
+    fn play_game<G: Game>(
+        &mut self,
+        searcher: &mut dyn Searcher<G>,
+        number: u32,
+    ) -> Result<GameEnd, PlayError> {
+        let settings = self.config.spec.settings::<G>();
+        let mut pos = G::start(&settings);
+        searcher.clear();
+        let human = match self.config.first {
+            First::Human => Side::First,
+            First::Engine => Side::Second,
+            First::Random => {
+                if self.rng.next() & 1 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                }
+            }
+        };
+        let engine = human.other();
+        writeln!(
+            self.out,
+            "Game {number}: you play {} ({}), the engine plays {}.",
+            G::side_name(human),
+            if human == Side::First {
+                "you move first"
+            } else {
+                "the engine moves first"
+            },
+            G::side_name(engine)
+        )?;
+        let mut history: Vec<(G::Move, G::Undo, Side)> = Vec::new();
+        self.show(&pos)?;
+        let outcome = loop {
+            if let Some(outcome) = pos.outcome() {
+                break outcome;
+            }
+            if pos.side_to_move() == engine {
+                let mv = choose_move(&mut pos, searcher, &self.config.limits, self.store.as_ref())
+                    .expect("a position without outcome has a move");
+                writeln!(self.out, "Engine plays {}", pos.format_move(mv))?;
+                let undo = pos.make_move(mv);
+                history.push((mv, undo, engine));
+                self.show(&pos)?;
+                continue;
+            }
+            let prompt = format!("Your move ({})", G::side_name(human));
+            let Some(line) = self.ask(&prompt)? else {
+                return Ok(GameEnd::Quit);
+            };
+            match line.to_ascii_lowercase().as_str() {
+                "" => {}
+                "help" | "?" => writeln!(self.out, "{HELP}")?,
+                "quit" | "exit" => return Ok(GameEnd::Quit),
+                "moves" => {
+                    let mut moves = Vec::new();
+                    pos.generate_moves(&mut moves);
+                    let texts: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
+                    writeln!(self.out, "Legal moves: {}", texts.join(" "))?;
+                }
+                "hint" => {
+                    let mv =
+                        choose_move(&mut pos, searcher, &self.config.limits, self.store.as_ref())
+                            .expect("a position without outcome has a move");
+                    writeln!(self.out, "Hint: {}", pos.format_move(mv))?;
+                }
+                "undo" => {
+                    if !history.iter().any(|h| h.2 == human) {
+                        writeln!(self.out, "Nothing to undo: you have not moved yet.")?;
+                        continue;
+                    }
+                    let mut taken = Vec::new();
+                    while let Some((mv, undo, side)) = history.pop() {
+                        pos.unmake_move(mv, undo);
+                        taken.push(pos.format_move(mv));
+                        if side == human {
+                            break;
+                        }
+                    }
+                    taken.reverse();
+                    writeln!(self.out, "Took back {}.", taken.join(" and "))?;
+                    self.show(&pos)?;
+                }
+                _ => match pos.parse_move(&line) {
+                    Ok(mv) => {
+                        let undo = pos.make_move(mv);
+                        history.push((mv, undo, human));
+                        self.show(&pos)?;
+                    }
+                    Err(e) => writeln!(
+                        self.out,
+                        "{e}. Type `moves` for the legal moves or `help` for commands."
+                    )?,
+                },
+            }
+        };
+        let verdict = match outcome {
+            Outcome::Draw => {
+                self.tally.draws += 1;
+                "The game is a draw.".to_string()
+            }
+            Outcome::Win(side) if side == human => {
+                self.tally.human += 1;
+                format!("{} wins: you won!", G::side_name(side))
+            }
+            Outcome::Win(side) => {
+                self.tally.engine += 1;
+                format!("{} wins: the engine won.", G::side_name(side))
+            }
+        };
+        writeln!(self.out, "Result: {verdict}")?;
+        if let Some(store) = &mut self.store {
+            let moves: Vec<G::Move> = history.iter().map(|h| h.0).collect();
+            match record_game(store, &G::start(&settings), &moves, outcome) {
+                Ok(()) => writeln!(
+                    self.out,
+                    "Learned from this game ({} positions in {}).",
+                    store.len(),
+                    store.path().display()
+                )?,
+                Err(e) => writeln!(self.out, "Could not learn from this game: {e}")?,
+            }
+        }
+        writeln!(self.out, "Session: {}", self.tally)?;
+        Ok(GameEnd::Finished)
+    }
+}
+
+struct PlayVisitor<'a, R, W> {
+    config: &'a PlayConfig,
+    input: R,
+    out: W,
+}
+
+impl<R: BufRead, W: Write> GameVisitor for PlayVisitor<'_, R, W> {
+    type Output = Result<Tally, PlayError>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let store = match &self.config.learn {
+            Some(path) => Some(LearnStore::open(path)?),
+            None => None,
+        };
+        let options = SearchOptions {
+            heuristic: G::heuristics()[0].1,
+            ordering: true,
+            hash_mb: 16,
+            default_depth: 4,
+            move_overhead: Duration::ZERO,
+        };
+        let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
+        let mut session = Session {
+            config: self.config,
+            input: self.input,
+            out: self.out,
+            rng: SplitMix(self.config.seed),
+            store,
+            tally: Tally::default(),
+        };
+        writeln!(
+            session.out,
+            "agon play: {}, engine strength {}, seed {}{}.",
+            self.config.spec,
+            self.config.strength,
+            self.config.seed,
+            match &self.config.learn {
+                Some(p) => format!(", learning in {}", p.display()),
+                None => String::new(),
+            }
+        )?;
+        writeln!(session.out, "Type `help` for commands.")?;
+        let mut number = 1;
+        loop {
+            match session.play_game::<G>(searcher.as_mut(), number)? {
+                GameEnd::Quit => break,
+                GameEnd::Finished => {}
+            }
+            let again = loop {
+                match session.ask("Play again? (y/n)")? {
+                    None => break false,
+                    Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
+                        break true
+                    }
+                    Some(a) if a.eq_ignore_ascii_case("n") || a.eq_ignore_ascii_case("no") => {
+                        break false
+                    }
+                    Some(a) => writeln!(session.out, "Please answer y or n (not '{a}').")?,
+                }
+            };
+            if !again {
+                break;
+            }
+            number += 1;
+        }
+        let t = session.tally;
+        let games = t.human + t.engine + t.draws;
+        writeln!(
+            session.out,
+            "Session summary: {games} finished game{}: you won {}, the engine won {}, {} drawn.",
+            if games == 1 { "" } else { "s" },
+            t.human,
+            t.engine,
+            t.draws
+        )?;
+        session.out.flush()?;
+        Ok(t)
+    }
+}
+
+/// Runs a session of `config` reading commands from `input` and writing to `out`.
+///
+/// # Errors
+/// [`PlayError`] when the learning store is unusable or the terminal fails.
+pub fn run(config: &PlayConfig, input: impl BufRead, out: impl Write) -> Result<Tally, PlayError> {
+    dispatch(config.spec.name, PlayVisitor { config, input, out })
+        .expect("spec names a registered game")
+}
