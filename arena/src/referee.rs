@@ -645,8 +645,25 @@ async fn run_game_inner(
     }
     if settings.query_result {
         ask_claims(state, seats, settings).await;
+    } else {
+        tell_final_position(state, seats).await;
     }
     Ok(Termination::Normal)
+}
+
+/// Tells both engines the finished position (no reply is expected), so that engines that
+/// learn from finished games see the result whoever made the last move.
+async fn tell_final_position(state: &mut GameState, seats: &mut [&mut EngineSlot; 2]) {
+    let position = state.position_command();
+    for seat in [Seat::P1, Seat::P2] {
+        let r = seats[seat_index(seat)].running();
+        if let Err(e) = r.client.send(&position).await {
+            state.notes.push(format!(
+                "{}: final position not delivered: {e}",
+                seat.name()
+            ));
+        }
+    }
 }
 
 fn round_ms(d: Duration) -> f64 {
