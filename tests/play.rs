@@ -368,3 +368,10 @@ fn play_learns_into_the_store() {
         .unwrap();
     assert!(games >= 1);
 }
+
+#[test]
+fn full_game_halma() {
+    // 8x8 Halma with a 40-ply limit: the scripted human plays the first legal move, so the
+    // game ends by a win or by the move limit, a full game either way.
+    full_game(&["halma", "size=8", "limit=40"], "human");
+}
