@@ -2,7 +2,7 @@
 //! distances to the far corner of the camp a side must fill (a standard Chinese-checkers
 //! measure), kept incrementally per side, so the default evaluation is O(1).
 
-use super::{count, for_each, Halma, HalmaMove};
+use super::{count, for_each, Halma, HalmaMove, NONE};
 use crate::game::Side;
 
 /// The named Halma heuristics.
@@ -19,6 +19,21 @@ pub enum HalmaHeuristic {
     /// Opening centre rush: progress, minus the distance of each piece from the long
     /// diagonal between the camps.
     Center,
+    /// Progress plus a blocking chain on the long diagonal (the `a1` corner to the
+    /// opposite corner, squares with row = column): +6 per own piece on a square within 1
+    /// of that diagonal (|row - column| <= 1) that has an own piece on such a square among
+    /// its 8 neighbours. At most 6 per piece against 10 per step of progress.
+    Diagonal,
+    /// Progress plus jump chances: per side, every (own piece, direction) with an adjacent
+    /// piece of either colour and an empty square beyond (a jump possible now, the camp
+    /// rule applied) counts 3 if the jump brings the piece nearer its goal, 1 if sideways,
+    /// 0 if backwards; +2 per point. As the value is own minus opponent's, the opponent's
+    /// chances count against the side.
+    Careful,
+    /// Endgame filling, every second row first: `fill`, plus 30 per own piece in the target
+    /// camp on a row at an even distance from the far corner (the corner row, the third row,
+    /// the fifth row), so those rows fill before the others.
+    Rows,
     /// Per side, `center` while a piece is still in its home camp, `fill` once every
     /// piece is past the middle of the board (Manhattan distance to the goal at most the
     /// board size), `distance` between.
@@ -32,6 +47,9 @@ pub(super) const HEURISTICS: &[(&str, HalmaHeuristic)] = &[
     ("fill", HalmaHeuristic::Fill),
     ("center", HalmaHeuristic::Center),
     ("adaptive", HalmaHeuristic::Adaptive),
+    ("diagonal", HalmaHeuristic::Diagonal),
+    ("careful", HalmaHeuristic::Careful),
+    ("rows", HalmaHeuristic::Rows),
 ];
 
 fn side_value(pos: &Halma, side: Side, heuristic: HalmaHeuristic) -> i32 {
@@ -40,12 +58,58 @@ fn side_value(pos: &Halma, side: Side, heuristic: HalmaHeuristic) -> i32 {
     match heuristic {
         HalmaHeuristic::Distance => -(10 * pos.dist_sum[s] + pos.dist_sq[s]) + 20 * in_target(),
         HalmaHeuristic::Progress => -10 * pos.dist_sum[s],
-        HalmaHeuristic::Fill => {
-            let mut deep = 0;
+        HalmaHeuristic::Fill => fill(pos, side),
+        HalmaHeuristic::Rows => {
+            let n = pos.geo.n;
+            let mut even = 0;
             for_each(&super::and(&pos.pieces[s], pos.target(side)), |sq| {
-                deep += 8 - i32::from(pos.geo.dist[s][sq]).min(8);
+                let r = sq / n;
+                // Rows counted from the far corner of the target camp.
+                let from_corner = if side == Side::First { n - 1 - r } else { r };
+                even += i32::from(from_corner % 2 == 0);
             });
-            -10 * pos.dist_sum[s] + 60 * in_target() + 10 * deep
+            fill(pos, side) + 30 * even
+        }
+        HalmaHeuristic::Diagonal => {
+            let n = pos.geo.n as i32;
+            let near = |sq: usize| (sq as i32 / n - sq as i32 % n).abs() <= 1;
+            let mut chained = 0;
+            for_each(&pos.pieces[s], |sq| {
+                if near(sq) {
+                    let linked = pos.geo.step[sq].iter().any(|&t| {
+                        t != NONE && usize::from(pos.cells[t as usize]) == s + 1 && near(t as usize)
+                    });
+                    chained += i32::from(linked);
+                }
+            });
+            -10 * pos.dist_sum[s] + 6 * chained
+        }
+        HalmaHeuristic::Careful => {
+            let target = pos.target(side);
+            let mut chances = 0;
+            for_each(&pos.pieces[s], |sq| {
+                let in_camp = super::has(target, sq);
+                let d0 = pos.geo.dist[s][sq];
+                for d in 0..8 {
+                    let land = pos.geo.jump[sq][d];
+                    if land == NONE {
+                        continue;
+                    }
+                    let (mid, land) = (pos.geo.step[sq][d] as usize, land as usize);
+                    if pos.cells[mid] != 0
+                        && pos.cells[land] == 0
+                        && (!in_camp || super::has(target, land))
+                    {
+                        let d1 = pos.geo.dist[s][land];
+                        chances += match d1.cmp(&d0) {
+                            std::cmp::Ordering::Less => 3,
+                            std::cmp::Ordering::Equal => 1,
+                            std::cmp::Ordering::Greater => 0,
+                        };
+                    }
+                }
+            });
+            -10 * pos.dist_sum[s] + 2 * chances
         }
         HalmaHeuristic::Center => {
             let n = pos.geo.n as i32;
@@ -73,6 +137,18 @@ fn side_value(pos: &Halma, side: Side, heuristic: HalmaHeuristic) -> i32 {
             side_value(pos, side, phase)
         }
     }
+}
+
+/// `fill` for one side: distance, 60 per target-camp square held, and 10 per step of
+/// depth (8 minus the distance to the far corner, at least 0) of each piece there.
+fn fill(pos: &Halma, side: Side) -> i32 {
+    let s = side.index();
+    let held = super::and(&pos.pieces[s], pos.target(side));
+    let mut deep = 0;
+    for_each(&held, |sq| {
+        deep += 8 - i32::from(pos.geo.dist[s][sq]).min(8);
+    });
+    -10 * pos.dist_sum[s] + 60 * count(&held) as i32 + 10 * deep
 }
 
 pub(super) fn evaluate(pos: &Halma, heuristic: HalmaHeuristic) -> i32 {

@@ -34,7 +34,8 @@ pub use eval::HalmaHeuristic;
 
 /// Squares of the largest board.
 const MAX_CELLS: usize = 256;
-const NONE: u8 = u8::MAX;
+/// No square (a `u16`, as `u8::MAX` is the square `p16` of the 16x16 board).
+const NONE: u16 = u16::MAX;
 /// Slots of the repetition counter (indexed by the low hash bits).
 const REP_SLOTS: usize = 4096;
 
@@ -90,9 +91,9 @@ pub(crate) struct Geometry {
     /// Board width and height.
     pub(crate) n: usize,
     /// Neighbour in each of 8 directions, or `NONE`.
-    step: [[u8; 8]; MAX_CELLS],
+    step: [[u16; 8]; MAX_CELLS],
     /// Square two steps away in each direction, or `NONE`.
-    jump: [[u8; 8]; MAX_CELLS],
+    jump: [[u16; 8]; MAX_CELLS],
     /// Home camp of each side.
     pub(crate) camp: [Bits; 2],
     /// Squares per camp.
@@ -135,10 +136,10 @@ fn build_geometry(n: usize) -> Geometry {
             let sq = (r * n as i32 + c) as usize;
             for (d, (dr, dc)) in DIRS.iter().enumerate() {
                 if on(r + dr, c + dc) {
-                    g.step[sq][d] = ((r + dr) * n as i32 + c + dc) as u8;
+                    g.step[sq][d] = ((r + dr) * n as i32 + c + dc) as u16;
                 }
                 if on(r + 2 * dr, c + 2 * dc) {
-                    g.jump[sq][d] = ((r + 2 * dr) * n as i32 + c + 2 * dc) as u8;
+                    g.jump[sq][d] = ((r + 2 * dr) * n as i32 + c + 2 * dc) as u16;
                 }
             }
             let far = n as i32 - 1;

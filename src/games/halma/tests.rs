@@ -1,4 +1,5 @@
-//! Halma unit tests: the win rules, the camp rule, the move limit and repetition.
+//! Halma unit tests: the win rules, the camp rule, the move limit, repetition, the
+//! board edge at p16 and the heuristics.
 
 use super::*;
 use crate::games::GameSpec;
@@ -87,4 +88,176 @@ fn every_heuristic_is_antisymmetric_at_the_start() {
     for &(name, h) in Halma::heuristics() {
         assert_eq!(p.evaluate(h), 0, "{name}");
     }
+}
+
+/// An empty board of `size` with the given pieces, `side` to move.
+fn build(size: usize, white: &[(usize, usize)], black: &[(usize, usize)], side: Side) -> Halma {
+    let s = GameSpec::parse(&format!("halma size={size}"))
+        .unwrap()
+        .settings::<Halma>();
+    let mut p = Halma::empty(s);
+    for &(r, c) in white {
+        p.put(r * size + c, Side::First);
+    }
+    for &(r, c) in black {
+        p.put(r * size + c, Side::Second);
+    }
+    p.to_move = side;
+    p.hash = p.hash_from_scratch();
+    p
+}
+
+/// The position turned half a turn with the colours and the side to move swapped: the same
+/// game seen from the other side, so every heuristic must score it as `p`.
+fn mirrored(p: &Halma) -> Halma {
+    let n = p.settings.size;
+    let mut m = Halma::empty(p.settings);
+    for sq in 0..n * n {
+        if let Some(side) = p.piece(sq) {
+            m.put(n * n - 1 - sq, side.other());
+        }
+    }
+    m.to_move = p.to_move.other();
+    m.hash = m.hash_from_scratch();
+    m
+}
+
+fn heuristic(name: &str) -> HalmaHeuristic {
+    Halma::heuristics()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no heuristic {name}"))
+        .1
+}
+
+#[test]
+fn the_heuristic_table_has_every_name_default_first() {
+    let names: Vec<&str> = Halma::heuristics().iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        names,
+        ["distance", "progress", "fill", "center", "adaptive", "diagonal", "careful", "rows"]
+    );
+}
+
+#[test]
+fn every_heuristic_scores_every_start_zero() {
+    for size in [8, 10, 16] {
+        let s = GameSpec::parse(&format!("halma size={size}"))
+            .unwrap()
+            .settings::<Halma>();
+        let mut p = Halma::start(&s);
+        for &(name, h) in Halma::heuristics() {
+            assert_eq!(p.evaluate(h), 0, "{name} size={size}");
+        }
+        p.to_move = Side::Second;
+        for &(name, h) in Halma::heuristics() {
+            assert_eq!(p.evaluate(h), 0, "{name} size={size}, black to move");
+        }
+    }
+}
+
+#[test]
+fn diagonal_rewards_a_chain_on_the_long_diagonal() {
+    // Same progress (18 each); White's c3 and d4 form a chain on the a1-h8 diagonal,
+    // Black's c8 and h3 are far from it.
+    let p = build(8, &[(2, 2), (3, 3)], &[(7, 2), (2, 7)], Side::First);
+    assert_eq!(p.evaluate(heuristic("progress")), 0);
+    assert_eq!(p.evaluate(heuristic("diagonal")), 12);
+    // A lone piece next to the diagonal is no chain.
+    let lone = build(8, &[(2, 2), (3, 5)], &[(7, 2), (2, 5)], Side::First);
+    assert_eq!(lone.evaluate(heuristic("progress")), 0);
+    assert_eq!(lone.evaluate(heuristic("diagonal")), 0);
+    let m = mirrored(&p);
+    assert_eq!(m.evaluate(heuristic("diagonal")), 12);
+    let mut q = p.clone();
+    q.to_move = Side::Second;
+    assert_eq!(q.evaluate(heuristic("diagonal")), -12);
+}
+
+#[test]
+fn careful_counts_forward_jumps_for_and_against() {
+    // White's c3 can jump d4 to e5 (forward: 3), d4 can jump c3 to b2 (backward: 0);
+    // Black's pieces have no neighbours. Progress is equal.
+    let p = build(8, &[(2, 2), (3, 3)], &[(7, 2), (2, 7)], Side::First);
+    assert_eq!(p.evaluate(heuristic("progress")), 0);
+    assert_eq!(p.evaluate(heuristic("careful")), 6);
+    // Sideways jumps count 1: d4 over e3 to f2 and e3 over d4 to c5 keep their distance.
+    let side = build(8, &[(3, 3), (2, 4)], &[(7, 1), (1, 7)], Side::First);
+    assert_eq!(side.evaluate(heuristic("progress")), 0);
+    assert_eq!(side.evaluate(heuristic("careful")), 4);
+    // Denial: give Black the chance instead (the mirror), and White to move sees -6.
+    let m = mirrored(&p);
+    let mut m_white = m.clone();
+    m_white.to_move = Side::First;
+    assert_eq!(m_white.evaluate(heuristic("careful")), -6);
+}
+
+#[test]
+fn rows_fills_every_second_row_first() {
+    // Both sides have one piece in the target camp at distance 3 from the far corner:
+    // White's e8 on the corner row, Black's c2 on the second row from its far corner.
+    let p = build(8, &[(7, 4)], &[(1, 2)], Side::First);
+    assert_eq!(p.evaluate(heuristic("fill")), 0);
+    assert_eq!(p.evaluate(heuristic("rows")), 30);
+    assert_eq!(mirrored(&p).evaluate(heuristic("rows")), 30);
+}
+
+#[test]
+fn heuristics_are_bounded_and_colour_symmetric_on_random_playouts() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut moves = Vec::new();
+    for size in [8, 10, 16] {
+        let s = GameSpec::parse(&format!("halma size={size}"))
+            .unwrap()
+            .settings::<Halma>();
+        for _game in 0..6 {
+            let mut p = Halma::start(&s);
+            for _ply in 0..300 {
+                for &(name, h) in Halma::heuristics() {
+                    let v = p.evaluate(h);
+                    assert!(v.abs() < 100_000, "{name}: {v}");
+                    assert_eq!(
+                        mirrored(&p).evaluate(h),
+                        v,
+                        "{name} mirrored: {} / {}",
+                        p.format_position(),
+                        mirrored(&p).format_position()
+                    );
+                }
+                moves.clear();
+                p.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // Mostly forward moves, so playouts reach the middle game and the camps.
+                moves.sort_by_key(|&mv| -p.move_order_hint(mv));
+                let k = (next() % 4) as usize;
+                let pick = if k < 3 {
+                    (next() as usize) % moves.len().min(4)
+                } else {
+                    (next() as usize) % moves.len()
+                };
+                p.make_move(moves[pick]);
+            }
+        }
+    }
+}
+
+#[test]
+fn pieces_can_reach_the_last_square_of_the_16x16_board() {
+    // p16 is square 255; it must not be mistaken for "no square" in the step and jump
+    // tables: o15-p16 (a step) and n14-p16 (a jump over o15) are moves.
+    let p = build(16, &[(14, 14), (13, 13), (0, 0)], &[(0, 5)], Side::First);
+    let mut v = Vec::new();
+    p.generate_moves(&mut v);
+    let names: Vec<String> = v.iter().map(|&m| p.format_move(m)).collect();
+    assert!(names.contains(&"o15-p16".to_string()), "{names:?}");
+    assert!(names.contains(&"n14-p16".to_string()), "{names:?}");
+    assert!(p.parse_move("n14-p16").is_ok());
 }
