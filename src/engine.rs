@@ -104,12 +104,15 @@ trait Session: Send {
     ) -> Result<JoinHandle<()>, EngineError>;
 }
 
+/// What a searcher is built from: a change of any of these builds a new one.
+type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str);
+
 struct GameSession<G: Game> {
     start: G,
     position: Option<G>,
     heuristic: (&'static str, G::Heuristic),
     searcher: Arc<Mutex<Box<dyn Searcher<G>>>>,
-    searcher_key: (SearcherKind, usize, bool, u64, &'static str),
+    searcher_key: SearcherKey,
     default_depth: u32,
     level: Option<Level>,
     /// The start and moves of the current game, as the last `position` gave them.
@@ -212,15 +215,18 @@ impl<G: Game> GameSession<G> {
         })
     }
 
-    fn key(
-        options: &EngineOptions,
-        heuristic: &'static str,
-    ) -> (SearcherKind, usize, bool, u64, &'static str) {
+    fn key(options: &EngineOptions, heuristic: &'static str) -> SearcherKey {
         (
             options.searcher,
             options.hash_mb,
             options.ordering,
             options.move_overhead,
+            // Only the fixed-depth searchers hold the Depth option; pvs keeps its table.
+            if options.searcher == SearcherKind::Pvs {
+                0
+            } else {
+                options.depth
+            },
             heuristic,
         )
     }
@@ -405,7 +411,6 @@ impl<G: Game> Session for GameSession<G> {
             limits.depth = Some(limits.depth.map_or(level.depth(), |d| d.min(level.depth())));
         }
         let searcher = Arc::clone(&self.searcher);
-        let default_depth = self.default_depth;
         let learn = self.learn.clone();
         let learned = Arc::clone(&self.learned);
         let line = self.line.clone();
@@ -415,20 +420,10 @@ impl<G: Game> Session for GameSession<G> {
                 let mut pos = pos;
                 let root = pos.clone();
                 let control = Control::new(&stop);
-                let fixed_depth_limits = Limits {
-                    depth: Some(limits.depth.unwrap_or(default_depth)),
-                    ..limits.clone()
-                };
                 let result = {
                     let mut searcher = match searcher.lock() {
                         Ok(s) => s,
                         Err(poisoned) => poisoned.into_inner(),
-                    };
-                    // Fixed-depth searchers search to the given depth or the Depth option.
-                    let limits = if searcher.name() == "pvs" {
-                        &limits
-                    } else {
-                        &fixed_depth_limits
                     };
                     let mut on_info = |info: &crate::search::SearchInfo<G::Move>| {
                         let ms = info.elapsed.as_millis() as u64;
@@ -453,14 +448,14 @@ impl<G: Game> Session for GameSession<G> {
                         .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()));
                     let store = store.filter(|s| knows_children(&mut pos, s));
                     let main_limits = match &store {
-                        Some(_) => limits_for_learning(limits),
+                        Some(_) => limits_for_learning(&limits),
                         None => limits.clone(),
                     };
                     let mut result =
                         searcher.search(&mut pos, &main_limits, &control, &mut on_info);
                     if let (Some(store), Some(best)) = (&store, result.best) {
                         let chosen =
-                            learned_move(&mut pos, &mut **searcher, limits, store, best, &control);
+                            learned_move(&mut pos, &mut **searcher, &limits, store, best, &control);
                         result.best = Some(chosen);
                     }
                     result

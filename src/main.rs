@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use agon::bench::run_bench;
 use agon::engine::{Engine, Flow};
-use agon::games::{new_game, GameSpec};
+use agon::games::GameSpec;
 use agon::protocol::{ErrorCode, Reply, MAX_LINE};
 
 /// Agon: an engine for m,n,k games, Clobber and Halma, speaking a UCI-shaped protocol.
@@ -143,9 +143,6 @@ fn run(cli: Cli) -> Result<(), String> {
             learn,
         }) => play(spec, &first, seed, level, depth, movetime, learn),
         Some(Cmd::Perft { depth, divide }) => {
-            let spec = GameSpec::parse(&spec_text).map_err(|e| e.to_string())?;
-            // Validate the position through the erased interface, then count with the engine.
-            new_game(&spec, position.as_deref()).map_err(|e| e.to_string())?;
             let lines = Arc::new(Mutex::new(Vec::new()));
             let sink_lines = Arc::clone(&lines);
             let mut engine = Engine::new(Arc::new(move |r: Reply| {

@@ -6,6 +6,8 @@
 //! repetition rule, which cannot trigger at the depths tested (the limit is 600 plies and a
 //! third repetition needs at least 8 plies).
 
+mod common;
+
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -14,7 +16,6 @@ use agon::game::{Game, Outcome, Side};
 use agon::games::halma::{Halma, HalmaMove};
 use agon::games::GameSpec;
 use agon::search::{new_searcher, Control, Limits, SearchOptions, SearcherKind, WIN};
-use agon::zobrist::splitmix64;
 
 /// A naive board: `n`, cells row-major from a1 (0 empty, 1 white, 2 black), side to move.
 #[derive(Clone, Debug)]
@@ -214,20 +215,7 @@ fn engine_moves(pos: &Halma) -> HashSet<(usize, usize)> {
 
 /// Random positions `plies` in from the start (random moves, skipping finished games).
 fn random_walk(start: &Halma, plies: u32, seed: u64) -> Halma {
-    let mut pos = start.clone();
-    let mut state = seed;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let (s, r) = splitmix64(state);
-        state = s;
-        pos.make_move(moves[(r % moves.len() as u64) as usize]);
-    }
-    pos
+    common::random_walk(start, u64::from(plies), &mut { seed })
 }
 
 fn check_perft(spec: &str, fen: &str, depth: u32) -> u64 {

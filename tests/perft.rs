@@ -8,17 +8,20 @@ use agon::perft;
 
 const NODE_LIMIT: u64 = 3_000_000;
 
-struct Case {
+/// One data line of a reference file, with the game and position of its block.
+struct Entry {
     game: String,
     position: Option<String>,
-    depth: u32,
-    count: u64,
+    key: String,
+    rest: String,
     line: usize,
 }
 
-fn load(path: &str) -> Vec<Case> {
+/// Reads a reference file: blocks of `game <spec>`, `position <string>|startpos`, then data
+/// lines (`perft <depth> <count>` or `moves <m>...`); `#` lines are comments.
+fn read_entries(path: &str) -> Vec<Entry> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut cases = Vec::new();
+    let mut entries = Vec::new();
     let (mut game, mut position) = (None::<String>, None::<String>);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -29,69 +32,60 @@ fn load(path: &str) -> Vec<Case> {
         match key {
             "game" => game = Some(rest.to_string()),
             "position" => position = (rest != "startpos").then(|| rest.to_string()),
-            "perft" => {
-                let mut parts = rest.split_whitespace();
-                let depth = parts
-                    .next()
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or_else(|| panic!("{path}:{}: bad depth", i + 1));
-                let count = parts
-                    .next()
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or_else(|| panic!("{path}:{}: bad count", i + 1));
-                cases.push(Case {
-                    game: game
-                        .clone()
-                        .unwrap_or_else(|| panic!("{path}:{}: perft before game", i + 1)),
-                    position: position.clone(),
-                    depth,
-                    count,
-                    line: i + 1,
-                });
-            }
-            other => panic!("{path}:{}: unknown key {other}", i + 1),
+            _ => entries.push(Entry {
+                game: game
+                    .clone()
+                    .unwrap_or_else(|| panic!("{path}:{}: {key} before game", i + 1)),
+                position: position.clone(),
+                key: key.to_string(),
+                rest: rest.to_string(),
+                line: i + 1,
+            }),
         }
     }
-    assert!(!cases.is_empty(), "{path} has no cases");
-    cases
+    assert!(!entries.is_empty(), "{path} has no data");
+    entries
 }
 
-/// Counts with the erased interface? No: with the generic perft through the engine's game.
-fn count(case: &Case) -> u64 {
-    let spec = GameSpec::parse(&case.game).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
-    struct Perft<'a>(&'a Case);
+/// Counts `depth` plies from the entry's position with the generic perft.
+fn count(entry: &Entry, depth: u32) -> u64 {
+    struct Perft<'a>(&'a Entry, &'a GameSpec, u32);
     impl agon::games::GameVisitor for Perft<'_> {
         type Output = u64;
         fn visit<G: agon::game::Game>(self) -> u64 {
-            let spec = GameSpec::parse(&self.0.game).unwrap();
-            let settings = spec.settings::<G>();
+            let settings = self.1.settings::<G>();
             let mut pos = match &self.0.position {
                 None => G::start(&settings),
                 Some(text) => G::parse_position(&settings, text)
                     .unwrap_or_else(|e| panic!("line {}: {e}", self.0.line)),
             };
-            perft::perft(&mut pos, self.0.depth)
+            perft::perft(&mut pos, self.2)
         }
     }
-    // The erased interface must accept the same position.
-    new_game(&spec, case.position.as_deref()).unwrap();
-    agon::games::dispatch(spec.name, Perft(case)).unwrap()
+    let spec = GameSpec::parse(&entry.game).unwrap_or_else(|e| panic!("line {}: {e}", entry.line));
+    // The erased interface the arena uses must accept the same position.
+    new_game(&spec, entry.position.as_deref()).unwrap();
+    agon::games::dispatch(spec.name, Perft(entry, &spec, depth)).unwrap()
 }
 
 fn run(path: &str, deep: bool) {
     let mut ran = 0;
-    for case in load(path) {
-        if (case.count > NODE_LIMIT) != deep {
+    for entry in read_entries(path) {
+        assert_eq!(entry.key, "perft", "{path}:{}: unknown key", entry.line);
+        let mut parts = entry.rest.split_whitespace().map(|t| t.parse::<u64>().ok());
+        let (Some(Some(depth)), Some(Some(expected))) = (parts.next(), parts.next()) else {
+            panic!("{path}:{}: expected 'perft <depth> <count>'", entry.line);
+        };
+        if (expected > NODE_LIMIT) != deep {
             continue;
         }
         assert_eq!(
-            count(&case),
-            case.count,
-            "{path}:{} {} {:?} depth {}",
-            case.line,
-            case.game,
-            case.position,
-            case.depth
+            count(&entry, depth as u32),
+            expected,
+            "{path}:{} {} {:?} depth {depth}",
+            entry.line,
+            entry.game,
+            entry.position
         );
         ran += 1;
     }
@@ -146,33 +140,17 @@ fn clobber_perft() {
 
 /// Legal move lists of the reference positions, compared as sets.
 fn check_moves(path: &str) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let (mut game, mut position) = (None::<String>, None::<String>);
-    let mut checked = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "game" => game = Some(rest.to_string()),
-            "position" => position = (rest != "startpos").then(|| rest.to_string()),
-            "moves" => {
-                let spec = GameSpec::parse(game.as_deref().expect("game first")).unwrap();
-                let pos = new_game(&spec, position.as_deref())
-                    .unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1));
-                let mut ours = pos.legal_moves();
-                ours.sort();
-                let mut theirs: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
-                theirs.sort();
-                assert_eq!(ours, theirs, "{path}:{}", i + 1);
-                checked += 1;
-            }
-            other => panic!("{path}:{}: unknown key {other}", i + 1),
-        }
+    for entry in read_entries(path) {
+        assert_eq!(entry.key, "moves", "{path}:{}: unknown key", entry.line);
+        let spec = GameSpec::parse(&entry.game).unwrap();
+        let pos = new_game(&spec, entry.position.as_deref())
+            .unwrap_or_else(|e| panic!("{path}:{}: {e}", entry.line));
+        let mut ours = pos.legal_moves();
+        ours.sort();
+        let mut theirs: Vec<String> = entry.rest.split_whitespace().map(str::to_string).collect();
+        theirs.sort();
+        assert_eq!(ours, theirs, "{path}:{}", entry.line);
     }
-    assert!(checked > 0);
 }
 
 #[test]

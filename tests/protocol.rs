@@ -343,3 +343,18 @@ fn clock_searches_budget_their_time() {
         "an increment should buy more time: {took:?}"
     );
 }
+
+#[test]
+fn fixed_depth_searchers_use_the_depth_option_under_a_clock() {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Searcher value minimax");
+    for depth in [2, 3] {
+        e.ask(&format!("setoption name Depth value {depth}"));
+        e.send("go p1time 10000 p2time 10000");
+        let lines = e.until("bestmove", 5 * SEC);
+        assert!(
+            lines[0].starts_with(&format!("info depth {depth} ")),
+            "{lines:?}"
+        );
+    }
+}

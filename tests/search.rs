@@ -1,6 +1,8 @@
 //! Search tests: the three searchers agree at fixed depth; tic-tac-toe is solved right
 //! against an independent solver written here; shortest wins are chosen.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 
 use agon::game::{Game, Outcome, Side};
@@ -40,22 +42,10 @@ fn search<G: Game>(
 fn random_positions<G: Game>(start: &G, count: usize, max_plies: u64, seed: u64) -> Vec<G> {
     let mut state = seed;
     let mut out = Vec::new();
-    let mut moves = Vec::new();
     while out.len() < count {
         let (s, r) = splitmix64(state);
         state = s;
-        let plies = r % (max_plies + 1);
-        let mut pos = start.clone();
-        for _ in 0..plies {
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let (s, r) = splitmix64(state);
-            state = s;
-            pos.make_move(moves[(r % moves.len() as u64) as usize]);
-        }
+        let pos = common::random_walk(start, r % (max_plies + 1), &mut state);
         if pos.outcome().is_none() {
             out.push(pos);
         }

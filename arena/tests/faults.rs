@@ -74,6 +74,14 @@ fn assert_bad_lost_every_game(run: &Run, kind: &str) {
     }
 }
 
+/// Every game's termination reason mentions `text`.
+fn assert_every_reason_contains(run: &Run, text: &str) {
+    for r in &run.records {
+        let reason = r["termination"]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(text), "{r}");
+    }
+}
+
 fn stderr_logs_of(dir: &Path, name: &str) -> usize {
     let out = dir.join("arena-out");
     let run = std::fs::read_dir(&out)
@@ -210,30 +218,14 @@ fn garbage_lines_are_skipped() {
 fn huge_line_is_an_output_flood() {
     let run = fault_match("huge-line", "huge-line", "tc=2+0.1", &[]);
     assert_bad_lost_every_game(&run, "output_flood");
-    for r in &run.records {
-        assert!(
-            r["termination"]["reason"]
-                .as_str()
-                .unwrap()
-                .contains("65536 bytes"),
-            "{r}"
-        );
-    }
+    assert_every_reason_contains(&run, "65536 bytes");
 }
 
 #[test]
 fn info_flood_is_an_output_flood() {
     let run = fault_match("info-flood", "info-flood", "tc=2+0.1", &[]);
     assert_bad_lost_every_game(&run, "output_flood");
-    for r in &run.records {
-        assert!(
-            r["termination"]["reason"]
-                .as_str()
-                .unwrap()
-                .contains("lines per second"),
-            "{r}"
-        );
-    }
+    assert_every_reason_contains(&run, "lines per second");
 }
 
 #[test]

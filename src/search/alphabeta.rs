@@ -12,6 +12,7 @@ use crate::game::Game;
 /// Plain alpha-beta with one heuristic at the leaves.
 pub struct AlphaBeta<G: Game> {
     heuristic: G::Heuristic,
+    default_depth: u32,
     ordering: bool,
     moves: MoveStack<G::Move>,
     hints: Vec<(i32, G::Move)>,
@@ -19,10 +20,12 @@ pub struct AlphaBeta<G: Game> {
 }
 
 impl<G: Game> AlphaBeta<G> {
-    /// An alpha-beta searcher; `ordering` sorts moves by the game's ordering hint.
-    pub fn new(heuristic: G::Heuristic, ordering: bool) -> Self {
+    /// An alpha-beta searcher; `ordering` sorts moves by the game's ordering hint;
+    /// `default_depth` plies are searched when the limits give no depth.
+    pub fn new(heuristic: G::Heuristic, ordering: bool, default_depth: u32) -> Self {
         AlphaBeta {
             heuristic,
+            default_depth,
             ordering,
             moves: MoveStack::default(),
             hints: Vec::new(),
@@ -78,6 +81,10 @@ impl<G: Game> AlphaBeta<G> {
 impl<G: Game> FixedDepth<G> for AlphaBeta<G> {
     fn counters(&mut self) -> &mut Counters {
         &mut self.counters
+    }
+
+    fn default_depth(&self) -> u32 {
+        self.default_depth
     }
 
     fn order_root(&mut self, pos: &G, moves: &mut Vec<G::Move>) {

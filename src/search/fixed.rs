@@ -52,6 +52,8 @@ impl Counters {
 pub(super) trait FixedDepth<G: Game> {
     /// The counters of the running search.
     fn counters(&mut self) -> &mut Counters;
+    /// The depth searched when `limits` gives none (the `Depth` option).
+    fn default_depth(&self) -> u32;
     /// Puts the root moves in the order they are searched.
     fn order_root(&mut self, pos: &G, moves: &mut Vec<G::Move>);
     /// The value, from the root mover's view, of the position after a root move, searched
@@ -67,7 +69,7 @@ pub(super) fn search_root<G: Game, S: FixedDepth<G>>(
     control: &Control<'_>,
     on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
 ) -> SearchResult<G::Move> {
-    let depth = fixed_depth(limits, 4);
+    let depth = fixed_depth(limits, searcher.default_depth());
     searcher.counters().reset(limits, control);
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);

@@ -10,15 +10,18 @@ use crate::game::Game;
 /// Plain minimax with one heuristic at the leaves.
 pub struct Minimax<G: Game> {
     heuristic: G::Heuristic,
+    default_depth: u32,
     moves: MoveStack<G::Move>,
     counters: Counters,
 }
 
 impl<G: Game> Minimax<G> {
-    /// A minimax searcher using `heuristic`.
-    pub fn new(heuristic: G::Heuristic) -> Self {
+    /// A minimax searcher using `heuristic`, searching `default_depth` plies when the
+    /// limits give no depth.
+    pub fn new(heuristic: G::Heuristic, default_depth: u32) -> Self {
         Minimax {
             heuristic,
+            default_depth,
             moves: MoveStack::default(),
             counters: Counters::default(),
         }
@@ -53,6 +56,10 @@ impl<G: Game> Minimax<G> {
 impl<G: Game> FixedDepth<G> for Minimax<G> {
     fn counters(&mut self) -> &mut Counters {
         &mut self.counters
+    }
+
+    fn default_depth(&self) -> u32 {
+        self.default_depth
     }
 
     fn order_root(&mut self, _pos: &G, _moves: &mut Vec<G::Move>) {}

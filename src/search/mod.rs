@@ -235,7 +235,7 @@ pub struct SearchOptions<H> {
     pub ordering: bool,
     /// Transposition table size in MiB (pvs only).
     pub hash_mb: usize,
-    /// Depth used when `go` gives no limit at all (the fixed-depth searchers).
+    /// Depth the fixed-depth searchers use when the limits give none.
     pub default_depth: u32,
     /// Time kept back from every move for communication lag.
     pub move_overhead: Duration,
@@ -247,10 +247,14 @@ pub fn new_searcher<G: Game>(
     options: &SearchOptions<G::Heuristic>,
 ) -> Box<dyn Searcher<G>> {
     match kind {
-        SearcherKind::Minimax => Box::new(minimax::Minimax::new(options.heuristic)),
+        SearcherKind::Minimax => Box::new(minimax::Minimax::new(
+            options.heuristic,
+            options.default_depth,
+        )),
         SearcherKind::AlphaBeta => Box::new(alphabeta::AlphaBeta::new(
             options.heuristic,
             options.ordering,
+            options.default_depth,
         )),
         SearcherKind::Pvs => Box::new(pvs::Pvs::new(
             options.heuristic,

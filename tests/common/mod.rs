@@ -1,4 +1,4 @@
-//! Drives the real `agon` binary through its stdin/stdout.
+//! Test helpers: drives the real `agon` binary through its stdin/stdout; random walks.
 
 #![allow(dead_code)]
 
@@ -122,4 +122,22 @@ impl Drop for EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Plays up to `plies` random legal moves from `start` (stopping at a finished game),
+/// drawing from the SplitMix64 stream `state`.
+pub fn random_walk<G: agon::game::Game>(start: &G, plies: u64, state: &mut u64) -> G {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let (next, r) = agon::zobrist::splitmix64(*state);
+        *state = next;
+        pos.make_move(moves[(r % moves.len() as u64) as usize]);
+    }
+    pos
 }

@@ -55,8 +55,8 @@ fn play(
 ) -> (Vec<Clobber>, Side) {
     let stop = AtomicBool::new(false);
     let mut players = [
-        AlphaBeta::<Clobber>::new(white, true),
-        AlphaBeta::<Clobber>::new(black, true),
+        AlphaBeta::<Clobber>::new(white, true, 4),
+        AlphaBeta::<Clobber>::new(black, true, 4),
     ];
     let mut seen = Vec::new();
     while pos.outcome().is_none() {
@@ -216,7 +216,7 @@ fn ordering() {
         let mut nodes = 0;
         for pos in &positions {
             let depth = if pos.settings.squares() > 40 { 5 } else { 6 };
-            let mut searcher = AlphaBeta::<Clobber>::new(H::Strong, ordered);
+            let mut searcher = AlphaBeta::<Clobber>::new(H::Strong, ordered, 4);
             let limits = Limits::depth(depth);
             nodes += searcher
                 .search(&mut pos.clone(), &limits, &Control::new(&stop), &mut |_| {})
