@@ -18,3 +18,4 @@ pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
+pub mod tournament;

@@ -3,7 +3,7 @@
 //! game to disk at once (game file, transcript, journal line) and keeps the summary.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, watch};
 use crate::record::{game_text, transcript_text, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::schedule::Schedule;
+use crate::sprt::Sprt;
 use crate::summary::Summary;
 
 /// A match to run.
@@ -38,6 +39,8 @@ pub struct MatchConfig {
     pub report_every: u64,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Stop starting games once this test decides (from the pentanomial counts).
+    pub sprt: Option<Sprt>,
 }
 
 /// How a match ended.
@@ -66,6 +69,7 @@ pub async fn run_match(
     let mut journal = Journal::open(&config.journal)?;
     let config = Arc::new(config);
     let next = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
     let workers = config
         .concurrency
@@ -75,6 +79,7 @@ pub async fn run_match(
     for worker in 0..workers {
         let config = Arc::clone(&config);
         let next = Arc::clone(&next);
+        let stop = Arc::clone(&stop);
         let tx = tx.clone();
         let mut cancel = cancel.clone();
         handles.push(tokio::spawn(async move {
@@ -83,7 +88,7 @@ pub async fn run_match(
                 EngineSlot::new(Arc::clone(&config.engines[1]), 1, worker),
             ];
             loop {
-                if *cancel.borrow() {
+                if *cancel.borrow() || stop.load(Ordering::SeqCst) {
                     break;
                 }
                 let index = next.fetch_add(1, Ordering::SeqCst);
@@ -138,26 +143,19 @@ pub async fn run_match(
         ProgressBar::hidden()
     };
     while let Some(mut output) = rx.recv().await {
-        let stem = format!("game-{:05}", output.record.game);
-        let game_rel = format!("{}/games/{stem}.txt", dir_name(&config.run_dir));
-        output.record.game_file = Some(game_rel);
-        if let Some(t) = &output.transcript {
-            let (lines, dropped) = t.snapshot();
-            let path = games_dir.join(format!("{stem}.transcript.txt"));
-            if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
-                output.record.transcript_file = Some(format!(
-                    "{}/games/{stem}.transcript.txt",
-                    dir_name(&config.run_dir)
-                ));
-            }
-        }
-        let text = game_text(&output.record, &output.final_board);
-        if let Err(e) = std::fs::write(games_dir.join(format!("{stem}.txt")), text) {
+        if let Err(e) = write_game_files(&mut output, &config.run_dir) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
-            output.record.game_file = None;
         }
         journal.append(&output.record)?;
         summary.add(&output.record);
+        if let Some(sprt) = config.sprt {
+            if sprt
+                .decide(sprt.llr_pentanomial(&summary.pentanomial))
+                .is_some()
+            {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
         bar.inc(1);
         bar.set_message(summary.short());
         let done = summary.games;
@@ -176,6 +174,29 @@ pub async fn run_match(
     Ok(MatchOutcome {
         interrupted: *cancel.borrow(),
         summary,
+    })
+}
+
+/// Writes a finished game's file (and transcript, if any) under `run_dir/games` and
+/// fills in their names, relative to the output directory, in the record.
+///
+/// # Errors
+/// The I/O error writing the game file (the record then names no game file).
+pub fn write_game_files(output: &mut GameOutput, run_dir: &std::path::Path) -> std::io::Result<()> {
+    let games_dir = run_dir.join("games");
+    let stem = format!("game-{:05}", output.record.game);
+    output.record.game_file = Some(format!("{}/games/{stem}.txt", dir_name(run_dir)));
+    if let Some(t) = &output.transcript {
+        let (lines, dropped) = t.snapshot();
+        let path = games_dir.join(format!("{stem}.transcript.txt"));
+        if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
+            output.record.transcript_file =
+                Some(format!("{}/games/{stem}.transcript.txt", dir_name(run_dir)));
+        }
+    }
+    let text = game_text(&output.record, &output.final_board);
+    std::fs::write(games_dir.join(format!("{stem}.txt")), text).inspect_err(|_| {
+        output.record.game_file = None;
     })
 }
 
