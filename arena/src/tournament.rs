@@ -747,6 +747,16 @@ pub fn merge(
                 );
             }
         }
+        if let Some(first) = &header {
+            if first.shard.count != h.shard.count {
+                bail!(
+                    "{} holds shard {} but another journal holds shard {}: merge the shards of one split (same N)",
+                    path.display(),
+                    h.shard,
+                    first.shard
+                );
+            }
+        }
         let shard = h.shard.to_string();
         if seen_shards.contains_key(&shard) {
             bail!("{}: shard {shard} given twice", path.display());
