@@ -585,6 +585,7 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         journal: journal.clone(),
         transcripts: common.transcripts,
         progress: !common.no_progress,
+        report_every: common.report_every,
         sprt,
     };
     let outcome = run_tournament(config, cancel_on_signal()).await?;

@@ -277,6 +277,8 @@ pub struct TournamentConfig {
     pub transcripts: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// Print the standings every this many games (0: only at the end).
+    pub report_every: u64,
     /// Stop when this test decides (two engines only).
     pub sprt: Option<Sprt>,
 }
@@ -499,12 +501,10 @@ pub async fn run_tournament(
         }
         games.push(output.record);
         bar.inc(1);
-        if !config.progress {
-            println!(
-                "game {} done ({}/{total})",
-                games.last().map_or(0, |g| g.game),
-                games.len()
-            );
+        let done = games.len() as u64;
+        if config.report_every > 0 && done.is_multiple_of(config.report_every) && done < total {
+            let text = Standings::of(&names, &games).render();
+            bar.suspend(|| println!("--- after {done} of {total} games ---\n{text}"));
         }
     }
     for h in handles {
@@ -681,6 +681,7 @@ impl Standings {
             "Cross table (row's points against column, of games played):"
         );
         let cell = 11;
+        let width = width + 1 + self.engines.len().to_string().len() + 1;
         let _ = write!(out, "{:<width$}", "");
         for (j, _) in self.engines.iter().enumerate() {
             let _ = write!(out, " {:>cell$}", format!("#{}", j + 1));
