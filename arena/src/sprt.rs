@@ -288,16 +288,26 @@ mod tests {
 
     #[test]
     fn fastchess_test_vectors() {
-        // fastchess's own unit tests (tests/sprt_test.cpp, as cited in arenas.md §4):
-        // W/L/D 36433/36027/68692, normalized [0, 2] -> 0.92;
-        // pentanomial LL,LD,WL,DD,WD,WW = 365,16618,36029,200,16974,390 -> 2.25
-        // (WL and DD have the same pair score, so they share a bucket here).
-        let s = sprt(0.0, 2.0, Model::Normalized);
-        close(s.llr_trinomial(&tri(36433, 36027, 68692)), 0.92, 0.005);
-        let p = Pentanomial {
-            counts: [365, 16618, 36029 + 200, 16974, 390],
+        // Every non-Bayesian case of fastchess's own unit tests
+        // (Disservin/fastchess:tests/sprt_test.cpp, alpha = beta = 0.05, expected values
+        // given there to 2 decimals). Its constructors are Stats(wins, losses, draws) and
+        // Stats(LL, LD, WL, DD, WD, WW); WL and DD share the pair score 1/2, so one bucket.
+        let check = |llr: f64, expected: f64| close(llr, expected, 0.006);
+        let t = |elo0, elo1, model, w, l, d| sprt(elo0, elo1, model).llr_trinomial(&tri(w, l, d));
+        let p = |elo0, elo1, model, c: [u64; 6]| {
+            sprt(elo0, elo1, model).llr_pentanomial(&Pentanomial {
+                counts: [c[0], c[1], c[2] + c[3], c[4], c[5]],
+            })
         };
-        close(s.llr_pentanomial(&p), 2.25, 0.005);
+        use Model::{Logistic as L, Normalized as N};
+        check(t(0.0, 2.0, N, 36433, 36027, 68692), 0.92);
+        check(t(-1.75, 0.25, N, 10871, 10650, 20431), 2.30);
+        check(t(0.5, 2.5, L, 21404, 21184, 40708), -1.57);
+        check(t(0.0, 2.0, L, 57433, 57030, 106593), -2.59);
+        check(p(0.0, 2.0, N, [365, 16618, 36029, 200, 16974, 390]), 2.25);
+        check(p(-1.75, 0.25, N, [127, 4883, 10311, 401, 5150, 104]), 3.01);
+        check(p(0.5, 2.5, L, [223, 9863, 20279, 1000, 10037, 246]), -3.07);
+        check(p(0.0, 2.0, L, [871, 26175, 55003, 980, 26678, 821]), -4.98);
     }
 
     #[test]

@@ -322,3 +322,32 @@ fn sprt_stops_when_it_decides() {
     let games = journal_games(&dir.path().join("arena-out/tournament.jsonl"));
     assert!(games.len() < 100, "{} games", games.len());
 }
+
+#[test]
+fn match_sprt_stops_when_it_decides() {
+    // The same clear gap in `arena match`: 400 games scheduled, far fewer played.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = common::arena_match(dir.path(), &common::marker("match-sprt"));
+    c.args([
+        "--game",
+        GAME,
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--report-every",
+        "0",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+    ]);
+    for d in [4, 1] {
+        c.arg("--engine")
+            .arg(format!("cmd={} name=d{d} depth={d}", agon().display()));
+    }
+    let out = run(c, Duration::from_secs(120));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("H1 accepted"), "{}", text(&out));
+    let games = common::journal(&dir.path().join("arena-out/journal.jsonl")).len();
+    assert!(games < 200, "{games} games");
+}
