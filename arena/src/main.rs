@@ -252,6 +252,15 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let concurrency = concurrency(&args);
     let referee = referee_settings(&args, &spec, &run_dir);
     let sprt = sprt_of(&args)?;
+    let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
+    let fingerprint = arena::tournament::fingerprint(&describe(
+        &engines,
+        &format!("match; games={}", args.games),
+        &spec.to_string(),
+        &args.openings,
+        args.shuffle_openings,
+        seed,
+    ));
     println!(
         "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
         engines[0].name, engines[1].name, args.games, args.openings
@@ -264,7 +273,7 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let cancel_rx = cancel_on_signal();
     let config = MatchConfig {
-        engines: [Arc::new(engines[0].clone()), Arc::new(engines[1].clone())],
+        engines: [Arc::clone(&engines[0]), Arc::clone(&engines[1])],
         referee,
         schedule,
         concurrency,
@@ -275,6 +284,7 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         report_every: args.report_every,
         progress: !args.no_progress,
         sprt,
+        fingerprint,
     };
     let outcome = run_match(config, cancel_rx).await?;
     println!(
@@ -332,7 +342,7 @@ fn concurrency(args: &MatchArgs) -> usize {
     })
 }
 
-fn print_engines(engines: &[EngineConfig]) {
+fn print_engines(engines: &[Arc<EngineConfig>]) {
     for e in engines {
         let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         println!(
@@ -526,8 +536,7 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     let description = describe(
         &engines,
-        format,
-        args.rounds,
+        &format!("format={format:?}; rounds={}", args.rounds),
         &spec.to_string(),
         &common.openings,
         common.shuffle_openings,
@@ -565,8 +574,7 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         if shard == Shard::ALL { String::new() } else { format!(" (shard {shard})") },
         common.openings
     );
-    let plain: Vec<EngineConfig> = engines.iter().map(|e| (**e).clone()).collect();
-    print_engines(&plain);
+    print_engines(&engines);
     println!(
         "  journal {}, games and logs in {}",
         journal.display(),

@@ -377,6 +377,10 @@ pub struct GameRecord {
     /// Things worth knowing that did not end the game (ignored lines, engine warnings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Fingerprint of the match configuration (engines, game, openings, seed, games):
+    /// a run of the same match skips the games already journaled with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 impl GameRecord {
@@ -651,6 +655,7 @@ mod tests {
             game_file: Some("games/g.txt".into()),
             transcript_file: None,
             notes: vec![],
+            fingerprint: None,
         }
     }
 

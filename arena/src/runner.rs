@@ -10,7 +10,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
-use crate::record::{game_text, transcript_text, Journal};
+use crate::record::{game_text, transcript_text, GameRecord, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::schedule::Schedule;
 use crate::sprt::Sprt;
@@ -41,6 +41,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Stop starting games once this test decides (from the pentanomial counts).
     pub sprt: Option<Sprt>,
+    /// Fingerprint of the match: written into every record; games of the journal that
+    /// carry it are not played again (a killed match resumes).
+    pub fingerprint: String,
 }
 
 /// How a match ended.
@@ -66,19 +69,31 @@ pub async fn run_match(
     if let Some(logs) = &config.referee.log_dir {
         std::fs::create_dir_all(logs)?;
     }
+    let earlier = earlier_games(&config.journal, &config.fingerprint)?;
     let mut journal = Journal::open(&config.journal)?;
+    let done: std::collections::HashSet<u64> = earlier.iter().map(|r| r.game).collect();
+    let pending: Vec<u64> = (0..config.schedule.games)
+        .filter(|g| !done.contains(g))
+        .collect();
+    if !earlier.is_empty() {
+        println!(
+            "Resuming: {} games of this match already in {}, {} to play",
+            earlier.len(),
+            config.journal.display(),
+            pending.len()
+        );
+    }
+    let pending = Arc::new(pending);
     let config = Arc::new(config);
     let next = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
-    let workers = config
-        .concurrency
-        .clamp(1, 256)
-        .min(config.schedule.games.max(1) as usize);
+    let workers = config.concurrency.clamp(1, 256).min(pending.len().max(1));
     let mut handles = Vec::new();
     for worker in 0..workers {
         let config = Arc::clone(&config);
         let next = Arc::clone(&next);
+        let pending = Arc::clone(&pending);
         let stop = Arc::clone(&stop);
         let tx = tx.clone();
         let mut cancel = cancel.clone();
@@ -91,10 +106,9 @@ pub async fn run_match(
                 if *cancel.borrow() || stop.load(Ordering::SeqCst) {
                     break;
                 }
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= config.schedule.games {
+                let Some(&index) = pending.get(next.fetch_add(1, Ordering::SeqCst) as usize) else {
                     break;
-                }
+                };
                 let scheduled = config.schedule.game(index);
                 let output = play_game(
                     &scheduled,
@@ -125,6 +139,7 @@ pub async fn run_match(
         config.engines[1].name.clone(),
     ];
     let mut summary = Summary::new(names);
+    earlier.iter().for_each(|r| summary.add(r));
     let bar = if config.progress {
         let bar = ProgressBar::with_draw_target(
             Some(config.schedule.games),
@@ -137,6 +152,7 @@ pub async fn run_match(
             .expect("valid template")
             .progress_chars("=> "),
         );
+        bar.set_position(summary.games);
         bar.enable_steady_tick(Duration::from_millis(250));
         bar
     } else {
@@ -146,6 +162,7 @@ pub async fn run_match(
         if let Err(e) = write_game_files(&mut output, &config.run_dir) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
         }
+        output.record.fingerprint = Some(config.fingerprint.clone());
         journal.append(&output.record)?;
         summary.add(&output.record);
         if let Some(sprt) = config.sprt {
@@ -175,6 +192,44 @@ pub async fn run_match(
         interrupted: *cancel.borrow(),
         summary,
     })
+}
+
+/// The finished games of the journal at `path` recorded with `fingerprint` (none if the
+/// file does not exist). An incomplete last line, left by a run killed mid-write, is
+/// reported and ignored (opening the journal cuts it off).
+///
+/// # Errors
+/// An unreadable journal or a complete line that is not a record.
+fn earlier_games(path: &std::path::Path, fingerprint: &str) -> anyhow::Result<Vec<GameRecord>> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(Vec::new());
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if complete < bytes.len() {
+        eprintln!(
+            "arena: {}: ignoring an incomplete last line ({} bytes, left by a killed run)",
+            path.display(),
+            bytes.len() - complete
+        );
+    }
+    let mut games = Vec::new();
+    for (i, line) in String::from_utf8_lossy(&bytes[..complete])
+        .lines()
+        .enumerate()
+    {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: GameRecord = serde_json::from_str(line)
+            .map_err(|e| anyhow::anyhow!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
+        if record.fingerprint.as_deref() == Some(fingerprint)
+            && record.outcome().is_some()
+            && !games.iter().any(|g: &GameRecord| g.game == record.game)
+        {
+            games.push(record);
+        }
+    }
+    Ok(games)
 }
 
 /// Writes a finished game's file (and transcript, if any) under `run_dir/games` and

@@ -179,16 +179,14 @@ pub fn fingerprint(text: &str) -> String {
 /// The description the fingerprint is taken of.
 pub fn describe(
     engines: &[Arc<EngineConfig>],
-    format: Format,
-    rounds: u64,
+    schedule: &str,
     game: &str,
     openings: &str,
     shuffle: bool,
     seed: u64,
 ) -> String {
-    let mut d = format!(
-        "game={game}; format={format:?}; rounds={rounds}; openings={openings}; shuffle={shuffle}; seed={seed}"
-    );
+    let mut d =
+        format!("game={game}; {schedule}; openings={openings}; shuffle={shuffle}; seed={seed}");
     for e in engines {
         let _ = write!(
             d,

@@ -351,3 +351,90 @@ fn match_sprt_stops_when_it_decides() {
     let games = common::journal(&dir.path().join("arena-out/journal.jsonl")).len();
     assert!(games < 200, "{games} games");
 }
+
+#[test]
+fn match_resumes_after_sigkill() {
+    let cmd = |dir: &Path, marker: &str| {
+        let mut c = common::arena_match(dir, marker);
+        c.args([
+            "--game",
+            GAME,
+            "--games",
+            "60",
+            "--seed",
+            "5",
+            "--concurrency",
+            "2",
+            "--report-every",
+            "0",
+        ]);
+        for d in [2, 3] {
+            c.arg("--engine")
+                .arg(format!("cmd={} name=d{d} depth={d}", agon().display()));
+        }
+        c
+    };
+    let results = |dir: &Path| -> Vec<(u64, String)> {
+        let mut r: Vec<(u64, String)> = common::journal(&dir.join("arena-out/journal.jsonl"))
+            .iter()
+            .map(|g| {
+                (
+                    g["game"].as_u64().unwrap(),
+                    g["result"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        r.sort();
+        r
+    };
+    let whole = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = run(
+        cmd(whole.path(), &common::marker("m-whole")),
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let full_time = started.elapsed().as_millis() as u64;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    for _ in 0..2 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let wait = 20 + (seed >> 33) % full_time.max(40);
+        let mut child = cmd(dir.path(), &common::marker("m-killed"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        let _ = child.kill(); // SIGKILL
+        child.wait().unwrap();
+    }
+    let journal = dir.path().join("arena-out/journal.jsonl");
+    if journal.exists() {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .unwrap();
+        std::io::Write::write_all(&mut f, b"{\"version\":1,\"ru").unwrap();
+    }
+    let out = run(
+        cmd(dir.path(), &common::marker("m-resume")),
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    if journal.exists() {
+        assert!(
+            text(&out).contains("incomplete last line"),
+            "{}",
+            text(&out)
+        );
+    }
+    // Every game once, each with the result of the uninterrupted run.
+    let got = results(dir.path());
+    assert_eq!(got.len(), 60);
+    assert_eq!(got, results(whole.path()));
+}
