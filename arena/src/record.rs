@@ -478,6 +478,28 @@ impl Journal {
     }
 }
 
+/// The complete lines of a journal file, and the length in bytes of an incomplete last
+/// line (left by a run killed mid-write) that is not part of them; it is reported on
+/// stderr, and opening the [`Journal`] cuts it off.
+///
+/// # Errors
+/// The I/O error reading the file.
+pub fn complete_lines(path: &Path) -> io::Result<(String, usize)> {
+    let bytes = std::fs::read(path)?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let truncated = bytes.len() - complete;
+    if truncated > 0 {
+        eprintln!(
+            "arena: {}: ignoring an incomplete last line ({truncated} bytes, left by a killed run)",
+            path.display()
+        );
+    }
+    Ok((
+        String::from_utf8_lossy(&bytes[..complete]).into_owned(),
+        truncated,
+    ))
+}
+
 /// Reads every record of a journal.
 ///
 /// # Errors

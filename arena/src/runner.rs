@@ -10,7 +10,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
-use crate::record::{game_text, transcript_text, GameRecord, Journal};
+use crate::record::{complete_lines, game_text, transcript_text, GameRecord, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::schedule::Schedule;
 use crate::sprt::Sprt;
@@ -201,22 +201,12 @@ pub async fn run_match(
 /// # Errors
 /// An unreadable journal or a complete line that is not a record.
 fn earlier_games(path: &std::path::Path, fingerprint: &str) -> anyhow::Result<Vec<GameRecord>> {
-    let Ok(bytes) = std::fs::read(path) else {
+    if !path.exists() {
         return Ok(Vec::new());
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if complete < bytes.len() {
-        eprintln!(
-            "arena: {}: ignoring an incomplete last line ({} bytes, left by a killed run)",
-            path.display(),
-            bytes.len() - complete
-        );
     }
+    let (text, _) = complete_lines(path)?;
     let mut games = Vec::new();
-    for (i, line) in String::from_utf8_lossy(&bytes[..complete])
-        .lines()
-        .enumerate()
-    {
+    for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }

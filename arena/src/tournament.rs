@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 
 use crate::ratings::{fit, PairScore, Ratings};
-use crate::record::{GameRecord, Journal};
+use crate::record::{complete_lines, GameRecord, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::runner::write_game_files;
 use crate::schedule::{Schedule, ScheduledGame};
@@ -221,9 +221,8 @@ pub struct JournalContents {
 /// # Errors
 /// I/O errors; a complete line that is not a header or a game record (with its number).
 pub fn read_journal(path: &Path) -> anyhow::Result<JournalContents> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let text = String::from_utf8_lossy(&bytes[..complete]);
+    let (text, truncated) =
+        complete_lines(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut header = None;
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -244,7 +243,7 @@ pub fn read_journal(path: &Path) -> anyhow::Result<JournalContents> {
     Ok(JournalContents {
         header,
         games,
-        truncated: bytes.len() - complete,
+        truncated,
     })
 }
 
@@ -306,13 +305,6 @@ fn open_journal(config: &TournamentConfig) -> anyhow::Result<(Journal, Vec<GameR
     let mut fresh = true;
     if path.exists() {
         let contents = read_journal(path)?;
-        if contents.truncated > 0 {
-            eprintln!(
-                "arena: {}: ignoring an incomplete last line ({} bytes, left by a killed run)",
-                path.display(),
-                contents.truncated
-            );
-        }
         if let Some(h) = contents.header {
             if h.fingerprint != config.header.fingerprint {
                 bail!(
@@ -726,13 +718,6 @@ pub fn merge(
     let mut seen_shards: BTreeMap<String, usize> = BTreeMap::new();
     for path in paths {
         let contents = read_journal(path)?;
-        if contents.truncated > 0 {
-            eprintln!(
-                "arena: {}: ignoring an incomplete last line ({} bytes)",
-                path.display(),
-                contents.truncated
-            );
-        }
         let Some(h) = contents.header else {
             bail!("{}: empty journal", path.display());
         };
