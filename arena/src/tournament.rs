@@ -764,6 +764,68 @@ pub fn merge(
     Ok((header, games.into_values().collect(), seen_shards))
 }
 
+/// The words of one engine object of a `--config` file, as `--engine` would take them.
+///
+/// # Errors
+/// A value that is not a string, number or boolean (or list/object where allowed).
+pub fn config_engine_words(engine: &serde_json::Value, at: &str) -> anyhow::Result<Vec<String>> {
+    let serde_json::Value::Object(map) = engine else {
+        bail!("{at}: an engine must be an object of key: value");
+    };
+    let text = |v: &serde_json::Value, key: &str| -> anyhow::Result<String> {
+        match v {
+            serde_json::Value::String(s) => Ok(s.clone()),
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            serde_json::Value::Bool(b) => Ok(b.to_string()),
+            _ => bail!("{at}: '{key}' must be a string or a number"),
+        }
+    };
+    let mut words = Vec::new();
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("options" | "env", serde_json::Value::Object(inner)) => {
+                let prefix = if key == "options" { "option" } else { "env" };
+                for (k, v) in inner {
+                    words.push(format!("{prefix}.{k}={}", text(v, k)?));
+                }
+            }
+            ("args", serde_json::Value::Array(list)) => {
+                let quoted: anyhow::Result<Vec<String>> = list
+                    .iter()
+                    .map(|a| {
+                        let a = text(a, "args")?;
+                        Ok(if a.contains('\'') {
+                            format!("\"{}\"", a.replace('\\', "\\\\").replace('"', "\\\""))
+                        } else {
+                            format!("'{a}'")
+                        })
+                    })
+                    .collect();
+                words.push(format!("args={}", quoted?.join(" ")));
+            }
+            (key, value) => words.push(format!("{key}={}", text(value, key)?)),
+        }
+    }
+    Ok(words)
+}
+
+/// Writes the standings as pretty JSON with the tournament's fingerprint.
+///
+/// # Errors
+/// Failing to create or write the file.
+pub fn write_standings(path: &Path, header: &Header, standings: &Standings) -> anyhow::Result<()> {
+    let value = serde_json::json!({
+        "fingerprint": header.fingerprint,
+        "games_scheduled": header.games,
+        "standings": standings,
+    });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&value)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
