@@ -21,6 +21,7 @@
 //! ```
 
 pub mod bench;
+pub mod cgt;
 pub mod engine;
 pub mod game;
 pub mod games;
@@ -29,4 +30,5 @@ pub mod perft;
 pub mod play;
 pub mod protocol;
 pub mod search;
+pub mod solve;
 pub mod zobrist;

@@ -70,6 +70,16 @@ enum Cmd {
         #[arg(long)]
         learn: Option<std::path::PathBuf>,
     },
+    /// Prove the value of the position (`--game`, `--position`): win, loss or draw for the
+    /// side to move, with the distance in plies when the method gives it.
+    Solve {
+        /// auto (regions for Clobber up to 64 squares, else search), search or regions.
+        #[arg(long, default_value = "auto")]
+        method: String,
+        /// Give up after this many seconds (default: never).
+        #[arg(long)]
+        time: Option<f64>,
+    },
     /// Count leaf nodes of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -142,6 +152,19 @@ fn run(cli: Cli) -> Result<(), String> {
             movetime,
             learn,
         }) => play(spec, &first, seed, level, depth, movetime, learn),
+        Some(Cmd::Solve { method, time }) => {
+            let method = agon::solve::Method::from_name(&method)
+                .ok_or_else(|| format!("unknown method '{method}' (auto, search, regions)"))?;
+            let limit = match time {
+                Some(t) if t.is_finite() && t > 0.0 => Some(std::time::Duration::from_secs_f64(t)),
+                Some(t) => return Err(format!("--time {t}: give a positive number of seconds")),
+                None => None,
+            };
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let report = agon::solve::solve(&spec_text, position.as_deref(), method, limit, stop)?;
+            print!("{report}");
+            Ok(())
+        }
         Some(Cmd::Perft { depth, divide }) => {
             let lines = Arc::new(Mutex::new(Vec::new()));
             let sink_lines = Arc::clone(&lines);

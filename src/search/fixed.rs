@@ -114,5 +114,6 @@ pub(super) fn search_root<G: Game, S: FixedDepth<G>>(
         nodes: counters.nodes,
         elapsed,
         pv,
+        solved: false,
     }
 }

@@ -145,6 +145,9 @@ pub struct SearchResult<Move> {
     pub elapsed: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Whether the score is proved: the last iteration was cut by no horizon (a draw or
+    /// a heuristic-free value) or found a forced win or loss.
+    pub solved: bool,
 }
 
 /// The shared stop flag and the wall clock of one search.

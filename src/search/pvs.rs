@@ -346,6 +346,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
 
         let mut root = Vec::new();
         pos.generate_moves(&mut root);
+        let root_is_terminal = root.is_empty() || pos.outcome().is_some();
         let mut result = SearchResult {
             best: None,
             score: pos
@@ -356,6 +357,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
             nodes: 1,
             elapsed: Duration::ZERO,
             pv: Vec::new(),
+            solved: root_is_terminal,
         };
         if root.is_empty() {
             result.elapsed = control.start.elapsed();
@@ -391,6 +393,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
                 nodes: self.nodes,
                 elapsed,
                 pv: self.pv[0].clone(),
+                solved: false,
             };
             on_info(&SearchInfo {
                 depth,
@@ -403,6 +406,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
             });
             // Solved: no horizon was hit, or a proven win/loss within the depth searched.
             if self.horizon_hits == 0 || score.abs() >= WIN_THRESHOLD {
+                result.solved = true;
                 break;
             }
             if let Some(soft) = soft {

@@ -53,6 +53,7 @@ macro_rules! by_words {
 mod bitboard;
 mod eval;
 mod notation;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -1,0 +1,725 @@
+//! An exact Clobber solver that treats a position as a sum of independent regions.
+//!
+//! # Why regions
+//! A Clobber stone only ever moves onto an orthogonally adjacent stone, so the groups of
+//! orthogonally connected stones never merge: a position is the *disjunctive sum* of its
+//! groups (Albert, Grossman, Nowakowski, Wolfe, "An introduction to Clobber", Integers 5
+//! (2005)). Combinatorial game theory then gives exact shortcuts that a plain search
+//! does not have (Siegel, *Combinatorial Game Theory*, AMS 2013, ch. I and II):
+//!
+//! - a group without stones of both colours side by side has no moves for either
+//!   player: its value is 0 and it is dropped;
+//! - a group whose **outcome class** is P (the player to move loses, whoever that is)
+//!   has value 0, and `G + 0 = G`: it is dropped from the sum;
+//! - a group and its colour-swapped copy (up to symmetry) are negatives of each other,
+//!   `G + (-G) = 0`: the pair is dropped;
+//! - a sum of groups that are all positive (class L, Left wins whoever starts) is
+//!   positive, and likewise for negative (class R) groups: the sum is decided without
+//!   search;
+//! - a group equal to another up to rotation or reflection is the same game, so every
+//!   group is stored in a canonical orientation and a transposition table keyed by the
+//!   multiset of groups shares work between transposed, mirrored and reassembled sums.
+//!
+//! The outcome class of a group is found by solving it alone, once, for both players
+//! moving first (and cached): solving two groups of 8 stones separately is far cheaper
+//! than solving their sum with a search that interleaves their moves. What remains is a
+//! boolean negamax over the simplified sum (Clobber has no draws: the player who cannot
+//! move loses).
+//!
+//! White, the first player, is Left; Black is Right.
+//!
+//! Boards of up to 64 squares are supported (every group then fits a 64-bit frame).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use fxhash::FxHashMap;
+
+use super::Clobber;
+use crate::cgt::{GameId, Games, ZERO};
+use crate::game::{Game, Side};
+
+/// The largest board the solver takes, in squares.
+pub const MAX_SOLVE_SQUARES: usize = 64;
+
+/// One group of stones in its own bounding box: `h` rows of `w` squares, bit
+/// `row * w + col`, in the canonical one of its eight orientations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Region {
+    h: u8,
+    w: u8,
+    left: u64,
+    right: u64,
+}
+
+/// Outcome class of a game (who wins with each player moving first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// The second player wins: the value is 0.
+    P,
+    /// Left (White) wins whoever starts: the value is positive.
+    L,
+    /// Right (Black) wins whoever starts: the value is negative.
+    R,
+    /// The first player wins: the value is fuzzy with 0.
+    N,
+}
+
+/// Why a solve did not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The board has more than [`MAX_SOLVE_SQUARES`] squares.
+    TooLarge,
+    /// The stop flag was raised.
+    Stopped,
+}
+
+/// The proved result of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Whether the side to move wins.
+    pub side_to_move_wins: bool,
+    /// A winning move for the side to move, when it wins.
+    pub winning_move: Option<super::ClobberMove>,
+    /// Positions (sums) the solver visited.
+    pub nodes: u64,
+}
+
+/// Masks of a `h` x `w` frame.
+#[derive(Clone, Copy)]
+struct Frame {
+    w: u32,
+    all: u64,
+    /// Every square but the first column.
+    not_first_col: u64,
+    /// Every square but the last column.
+    not_last_col: u64,
+}
+
+impl Frame {
+    fn new(h: u8, w: u8) -> Frame {
+        let (h, w) = (u32::from(h), u32::from(w));
+        let n = h * w;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut first_col = 0u64;
+        for r in 0..h {
+            first_col |= 1 << (r * w);
+        }
+        let last_col = first_col << (w - 1);
+        Frame {
+            w,
+            all,
+            not_first_col: all & !first_col,
+            not_last_col: all & !last_col,
+        }
+    }
+
+    /// The squares orthogonally next to a square of `x`.
+    #[inline]
+    fn neighbours(&self, x: u64) -> u64 {
+        let east = (x & self.not_last_col) << 1;
+        let west = (x & self.not_first_col) >> 1;
+        let north = (x << self.w) & self.all;
+        let south = x >> self.w;
+        east | west | north | south
+    }
+}
+
+impl Region {
+    /// The colour-swapped group: its negative.
+    fn negative(self) -> Region {
+        canonical(self.h, self.w, self.right, self.left)
+    }
+
+    /// Number of stones in the group.
+    fn stones(self) -> u32 {
+        (self.left | self.right).count_ones()
+    }
+
+    /// Two independent 64-bit hashes of the group, for the table key.
+    fn hashes(self) -> (u64, u64) {
+        let a = splitmix(
+            self.left ^ splitmix(self.right ^ (u64::from(self.h) << 8 | u64::from(self.w))),
+        );
+        let b = splitmix(
+            self.right.rotate_left(17)
+                ^ splitmix(
+                    self.left.rotate_left(29) ^ (u64::from(self.w) << 8 | u64::from(self.h)),
+                )
+                ^ 0x9E37_79B9_7F4A_7C15,
+        );
+        (a, b)
+    }
+}
+
+/// The SplitMix64 finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014).
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// For every frame `h` x `w` of at most 64 squares and each of the eight symmetries,
+/// where each square goes; the image frame is `w` x `h` for the last four.
+struct Symmetries {
+    /// Indexed by `(h - 1) * 64 + (w - 1)`; empty for frames over 64 squares.
+    maps: Vec<[[u8; 64]; 8]>,
+}
+
+fn symmetries() -> &'static Symmetries {
+    static TABLE: std::sync::OnceLock<Symmetries> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut maps = Vec::with_capacity(64 * 64);
+        for h in 1..=64u32 {
+            for w in 1..=64u32 {
+                let mut map = [[0u8; 64]; 8];
+                if h * w <= 64 {
+                    for (t, image) in map.iter_mut().enumerate() {
+                        let transposed = t & 4 != 0;
+                        let image_w = if transposed { h } else { w };
+                        for sq in 0..h * w {
+                            let (mut r, mut c) = (sq / w, sq % w);
+                            if t & 1 != 0 {
+                                r = h - 1 - r;
+                            }
+                            if t & 2 != 0 {
+                                c = w - 1 - c;
+                            }
+                            if transposed {
+                                std::mem::swap(&mut r, &mut c);
+                            }
+                            image[sq as usize] = (r * image_w + c) as u8;
+                        }
+                    }
+                }
+                maps.push(map);
+            }
+        }
+        Symmetries { maps }
+    })
+}
+
+/// `bits` moved square by square through `map`.
+#[inline]
+fn permute(bits: u64, map: &[u8; 64]) -> u64 {
+    let mut out = 0u64;
+    let mut rest = bits;
+    while rest != 0 {
+        out |= 1 << map[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// The group `left`/`right` of a `h` x `w` frame, in its canonical orientation: the
+/// least of its eight images under rotation and reflection.
+fn canonical(h: u8, w: u8, left: u64, right: u64) -> Region {
+    let maps = &symmetries().maps[(usize::from(h) - 1) * 64 + usize::from(w) - 1];
+    // Square frames have all eight images; others only the four that keep the shape
+    // and the four that transpose it, and the least shape wins first.
+    let transpose_first = w < h;
+    let mut best = Region { h, w, left, right };
+    if transpose_first {
+        best = Region {
+            h: w,
+            w: h,
+            left: permute(left, &maps[4]),
+            right: permute(right, &maps[4]),
+        };
+    }
+    let range = if h == w {
+        0..8
+    } else if transpose_first {
+        4..8
+    } else {
+        0..4
+    };
+    for t in range {
+        let (ih, iw) = if t >= 4 { (w, h) } else { (h, w) };
+        let image = Region {
+            h: ih,
+            w: iw,
+            left: permute(left, &maps[t]),
+            right: permute(right, &maps[t]),
+        };
+        if image < best {
+            best = image;
+        }
+    }
+    best
+}
+
+/// Splits the stones `left`/`right` of frame `h` x `w` into their live groups, each in
+/// canonical form, appended to `out`. Groups where nobody can move are dropped.
+fn split_into(h: u8, w: u8, left: u64, right: u64, out: &mut Vec<Region>) {
+    let frame = Frame::new(h, w);
+    let mut occupied = left | right;
+    while occupied != 0 {
+        let mut group = occupied & occupied.wrapping_neg();
+        loop {
+            let grown = (group | frame.neighbours(group)) & occupied;
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        occupied &= !group;
+        let (l, r) = (left & group, right & group);
+        if frame.neighbours(l) & r == 0 {
+            continue;
+        }
+        out.push(crop(h, w, l, r));
+    }
+}
+
+/// The group `l`/`r` cut to its bounding box, in canonical form.
+fn crop(h: u8, w: u8, l: u64, r: u64) -> Region {
+    let w32 = u32::from(w);
+    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
+    let mut rest = l | r;
+    while rest != 0 {
+        let sq = rest.trailing_zeros();
+        rest &= rest - 1;
+        let (row, col) = (sq / w32, sq % w32);
+        r0 = r0.min(row);
+        r1 = r1.max(row);
+        c0 = c0.min(col);
+        c1 = c1.max(col);
+    }
+    let (nh, nw) = (r1 - r0 + 1, c1 - c0 + 1);
+    let (mut nl, mut nr) = (0u64, 0u64);
+    for (bits, out) in [(l, &mut nl), (r, &mut nr)] {
+        let mut rest = bits;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (row, col) = (sq / w32 - r0, sq % w32 - c0);
+            *out |= 1 << (row * nw + col);
+        }
+    }
+    let _ = h;
+    canonical(nh as u8, nw as u8, nl, nr)
+}
+
+/// A move inside a group: the frame squares it goes from and to.
+#[derive(Clone, Copy, Debug)]
+struct LocalMove {
+    from: u32,
+    to: u32,
+}
+
+/// The moves of `side` in `region`.
+fn local_moves(region: Region, side: Side, out: &mut Vec<LocalMove>) {
+    let frame = Frame::new(region.h, region.w);
+    let (own, theirs) = match side {
+        Side::First => (region.left, region.right),
+        Side::Second => (region.right, region.left),
+    };
+    let w = frame.w;
+    let dirs: [(u64, i32); 4] = [
+        ((own & frame.not_last_col) << 1 & theirs, 1),
+        ((own & frame.not_first_col) >> 1 & theirs, -1),
+        ((own << w) & frame.all & theirs, w as i32),
+        ((own >> w) & theirs, -(w as i32)),
+    ];
+    for (targets, delta) in dirs {
+        let mut rest = targets;
+        while rest != 0 {
+            let to = rest.trailing_zeros();
+            rest &= rest - 1;
+            out.push(LocalMove {
+                from: (to as i32 - delta) as u32,
+                to,
+            });
+        }
+    }
+}
+
+/// The number of moves `side` has in `region`.
+fn mobility(region: Region, side: Side) -> i32 {
+    let frame = Frame::new(region.h, region.w);
+    let (own, theirs) = match side {
+        Side::First => (region.left, region.right),
+        Side::Second => (region.right, region.left),
+    };
+    let w = frame.w;
+    let n = ((own & frame.not_last_col) << 1 & theirs).count_ones()
+        + ((own & frame.not_first_col) >> 1 & theirs).count_ones()
+        + ((own << w) & frame.all & theirs).count_ones()
+        + ((own >> w) & theirs).count_ones();
+    n as i32
+}
+
+/// The groups left after `side` plays `mv` in `region`.
+fn play_local(region: Region, side: Side, mv: LocalMove, out: &mut Vec<Region>) {
+    let (from, to) = (1u64 << mv.from, 1u64 << mv.to);
+    let (mut l, mut r) = (region.left, region.right);
+    match side {
+        Side::First => {
+            l = (l & !from) | to;
+            r &= !to;
+        }
+        Side::Second => {
+            r = (r & !from) | to;
+            l &= !to;
+        }
+    }
+    split_into(region.h, region.w, l, r, out);
+}
+
+/// The solver: its tables live as long as it does, so solving related positions one
+/// after another shares work.
+pub struct Solver {
+    /// Sum (multiset of large groups + value of the small ones + side to move) ->
+    /// whether the side to move wins.
+    table: FxHashMap<u128, bool>,
+    /// Outcome class of each large group met alone.
+    classes: FxHashMap<Region, Class>,
+    /// Canonical value of each small group.
+    values: FxHashMap<Region, GameId>,
+    games: Games,
+    /// Groups of at most this many stones are replaced by their canonical value.
+    small: u32,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+/// How often the stop flag is read, in nodes.
+const STOP_CHECK: u64 = 4096;
+
+/// Default for [`Solver::with_small_groups`].
+pub const SMALL_GROUP_STONES: u32 = 8;
+
+impl Solver {
+    /// Positions (sums) visited so far, over all solves.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// A solver with empty tables that adds up groups of up to [`SMALL_GROUP_STONES`]
+    /// stones by their values.
+    pub fn new() -> Solver {
+        Solver::with_small_groups(SMALL_GROUP_STONES)
+    }
+
+    /// A solver that replaces groups of at most `stones` stones by their canonical
+    /// values (0: never, a plain search over groups and classes).
+    pub fn with_small_groups(stones: u32) -> Solver {
+        Solver {
+            table: FxHashMap::default(),
+            classes: FxHashMap::default(),
+            values: FxHashMap::default(),
+            games: Games::new(),
+            small: stones,
+            nodes: 0,
+        }
+    }
+
+    /// Proves whether the side to move wins `pos`, and finds a winning move if so.
+    ///
+    /// # Errors
+    /// [`SolveError::TooLarge`] for boards over [`MAX_SOLVE_SQUARES`] squares,
+    /// [`SolveError::Stopped`] when `stop` is raised before the proof is complete.
+    pub fn solve(&mut self, pos: &Clobber, stop: &AtomicBool) -> Result<Solution, SolveError> {
+        let settings = pos.settings_of();
+        if settings.rows() * settings.cols() > MAX_SOLVE_SQUARES {
+            return Err(SolveError::TooLarge);
+        }
+        let start_nodes = self.nodes;
+        let mover = pos.side_to_move();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut winning_move = None;
+        // Root: try each move so the winning one can be named.
+        for mv in moves {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let (big, value) = self.fold(sum_of(&child), ZERO);
+            if !self.wins(big, value, mover.other(), stop)? {
+                winning_move = Some(mv);
+                break;
+            }
+        }
+        Ok(Solution {
+            side_to_move_wins: winning_move.is_some(),
+            winning_move,
+            nodes: self.nodes - start_nodes,
+        })
+    }
+
+    /// Splits `regions` into the large ones and the sum of `value` and the small ones'
+    /// values.
+    fn fold(&mut self, regions: Vec<Region>, mut value: GameId) -> (Vec<Region>, GameId) {
+        let mut big = Vec::with_capacity(regions.len());
+        for region in regions {
+            if region.stones() <= self.small {
+                let v = self.value(region);
+                value = self.games.add(value, v);
+            } else {
+                big.push(region);
+            }
+        }
+        (big, value)
+    }
+
+    /// The canonical value of a small group.
+    fn value(&mut self, region: Region) -> GameId {
+        if let Some(&v) = self.values.get(&region) {
+            return v;
+        }
+        let mut options = [Vec::new(), Vec::new()];
+        let mut moves = Vec::new();
+        let mut parts = Vec::new();
+        for side in Side::BOTH {
+            moves.clear();
+            local_moves(region, side, &mut moves);
+            for &mv in &moves {
+                parts.clear();
+                play_local(region, side, mv, &mut parts);
+                let mut sum = ZERO;
+                for &part in &parts {
+                    let v = self.value(part);
+                    sum = self.games.add(sum, v);
+                }
+                options[side.index()].push(sum);
+            }
+        }
+        let [left, right] = options;
+        let v = self.games.game(left, right);
+        self.values.insert(region, v);
+        v
+    }
+
+    /// Whether `mover` wins the sum of the large groups `big` and the game `value` when
+    /// moving first.
+    fn wins(
+        &mut self,
+        mut big: Vec<Region>,
+        value: GameId,
+        mover: Side,
+        stop: &AtomicBool,
+    ) -> Result<bool, SolveError> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(STOP_CHECK) && stop.load(Ordering::Relaxed) {
+            return Err(SolveError::Stopped);
+        }
+        if big.is_empty() {
+            return Ok(match mover {
+                Side::First => self.games.left_first_wins(value),
+                Side::Second => self.games.right_first_wins(value),
+            });
+        }
+        big.sort_unstable();
+        let key = sum_key(&big, value, mover);
+        if let Some(&known) = self.table.get(&key) {
+            return Ok(known);
+        }
+        // Classes pay off only between large groups: one large group plus a value is
+        // searched directly (4x6: 2.6M nodes, 6 s, against 4.2M nodes, 11 s with classes).
+        let result = if big.len() > 1 {
+            self.wins_sum(big, value, mover, stop)?
+        } else {
+            self.search(&big, value, mover, stop)?
+        };
+        self.table.insert(key, result);
+        Ok(result)
+    }
+
+    /// A sum of two or more games: simplify with the large groups' classes, then search.
+    fn wins_sum(
+        &mut self,
+        big: Vec<Region>,
+        value: GameId,
+        mover: Side,
+        stop: &AtomicBool,
+    ) -> Result<bool, SolveError> {
+        let mut kept: Vec<Region> = Vec::with_capacity(big.len());
+        let (mut positive, mut negative, mut fuzzy) = (0, 0, 0);
+        for &region in &big {
+            match self.class(region, stop)? {
+                Class::P => continue,
+                Class::L => positive += 1,
+                Class::R => negative += 1,
+                Class::N => fuzzy += 1,
+            }
+            kept.push(region);
+        }
+        // A sum of positive games (and a value >= 0) is positive, and so on.
+        if fuzzy == 0 && negative == 0 && positive > 0 && self.games.le(ZERO, value) {
+            return Ok(mover == Side::First);
+        }
+        if fuzzy == 0 && positive == 0 && negative > 0 && self.games.le(value, ZERO) {
+            return Ok(mover == Side::Second);
+        }
+        // Cancel each group against its negative.
+        let mut i = 0;
+        while i < kept.len() {
+            let neg = kept[i].negative();
+            if let Some(j) = (0..kept.len()).find(|&j| j != i && kept[j] == neg) {
+                let (a, b) = (i.max(j), i.min(j));
+                kept.swap_remove(a);
+                kept.swap_remove(b);
+                i = 0;
+            } else {
+                i += 1;
+            }
+        }
+        if kept.len() < big.len() {
+            return self.wins(kept, value, mover, stop);
+        }
+        self.search(&kept, value, mover, stop)
+    }
+
+    /// The outcome class of one large group, solved alone for both players and cached.
+    fn class(&mut self, region: Region, stop: &AtomicBool) -> Result<Class, SolveError> {
+        if let Some(&class) = self.classes.get(&region) {
+            return Ok(class);
+        }
+        let left_first = self.wins(vec![region], ZERO, Side::First, stop)?;
+        let right_first = self.wins(vec![region], ZERO, Side::Second, stop)?;
+        let class = match (left_first, right_first) {
+            (true, true) => Class::N,
+            (true, false) => Class::L,
+            (false, true) => Class::R,
+            (false, false) => Class::P,
+        };
+        self.classes.insert(region, class);
+        self.classes.insert(region.negative(), negated(class));
+        Ok(class)
+    }
+
+    /// Negamax over the moves of every large group and of the value.
+    fn search(
+        &mut self,
+        big: &[Region],
+        value: GameId,
+        mover: Side,
+        stop: &AtomicBool,
+    ) -> Result<bool, SolveError> {
+        // Every child, with a cheap estimate for ordering; a child already known lost
+        // for the opponent ends the search at once (enhanced transposition cutoff).
+        let mut moves = Vec::new();
+        let mut parts = Vec::new();
+        let mut children: Vec<(i32, Vec<Region>, GameId)> = Vec::new();
+        for (i, &region) in big.iter().enumerate() {
+            moves.clear();
+            local_moves(region, mover, &mut moves);
+            for &mv in &moves {
+                parts.clear();
+                play_local(region, mover, mv, &mut parts);
+                let (mut child, child_value) = self.fold(std::mem::take(&mut parts), value);
+                child.extend(big[..i].iter().copied());
+                child.extend(big[i + 1..].iter().copied());
+                child.sort_unstable();
+                let key = sum_key(&child, child_value, mover.other());
+                if self.table.get(&key) == Some(&false) {
+                    return Ok(true);
+                }
+                // Fewest moves left for the opponent first (in Clobber both sides have
+                // the same number of moves, so this is also the mover's own count), then
+                // children whose small-group value already favours the mover. Measured on
+                // 4x6: 2.6M nodes against 11.3M in generation order.
+                let pairs: i32 = child.iter().map(|&r| mobility(r, mover.other())).sum();
+                let favoured = match mover {
+                    Side::First => self.games.le(ZERO, child_value),
+                    Side::Second => self.games.le(child_value, ZERO),
+                };
+                let score = i32::from(favoured) - pairs;
+                children.push((score, child, child_value));
+            }
+        }
+        children.sort_by_key(|c| std::cmp::Reverse(c.0));
+        for (_, child, child_value) in children {
+            if !self.wins(child, child_value, mover.other(), stop)? {
+                return Ok(true);
+            }
+        }
+        let options: Vec<GameId> = match mover {
+            Side::First => self.games.left_options(value).to_vec(),
+            Side::Second => self.games.right_options(value).to_vec(),
+        };
+        for option in options {
+            if !self.wins(big.to_vec(), option, mover.other(), stop)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+fn negated(class: Class) -> Class {
+    match class {
+        Class::L => Class::R,
+        Class::R => Class::L,
+        other => other,
+    }
+}
+
+/// The live groups of a position.
+fn sum_of(pos: &Clobber) -> Vec<Region> {
+    let settings = pos.settings_of();
+    let (rows, cols) = (settings.rows(), settings.cols());
+    let (mut left, mut right) = (0u64, 0u64);
+    for sq in 0..rows * cols {
+        match pos.stone(sq) {
+            Some(Side::First) => left |= 1 << sq,
+            Some(Side::Second) => right |= 1 << sq,
+            None => {}
+        }
+    }
+    let mut out = Vec::new();
+    split_into(rows as u8, cols as u8, left, right, &mut out);
+    out
+}
+
+/// The table key of a sorted multiset of groups with the side to move.
+fn sum_key(regions: &[Region], value: GameId, mover: Side) -> u128 {
+    let (mut a, mut b) = (
+        splitmix(u64::from(value)),
+        splitmix(u64::from(value) ^ 0xA076_1D64_78BD_642F),
+    );
+    for region in regions {
+        let (x, y) = region.hashes();
+        a = a.wrapping_add(x);
+        b = b.wrapping_add(y);
+    }
+    if mover == Side::Second {
+        a = !a;
+        b = b.rotate_left(1) ^ 0x5851_F42D_4C95_7F2D;
+    }
+    (u128::from(a) << 64) | u128::from(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_is_the_same_for_all_orientations() {
+        // An L-shaped group: w at (0,0),(1,0); b at (1,1) in a 2x2 frame.
+        let a = canonical(2, 2, 0b0101, 0b1000);
+        let mirrored = canonical(2, 2, 0b1010, 0b0100);
+        let flipped = canonical(2, 2, 0b0101, 0b0010);
+        assert_eq!(a, mirrored);
+        assert_eq!(a, flipped);
+    }
+
+    #[test]
+    fn single_pair_is_fuzzy_and_its_negative_is_itself() {
+        // wb: whoever moves first wins (value *).
+        let r = canonical(1, 2, 0b01, 0b10);
+        assert_eq!(r.negative(), r);
+        let mut s = Solver::with_small_groups(0);
+        let stop = AtomicBool::new(false);
+        assert_eq!(s.class(r, &stop).unwrap(), Class::N);
+        let mut s = Solver::new();
+        let star = s.value(r);
+        assert_eq!(s.games.describe(star), "{0|0}");
+    }
+}

@@ -1,0 +1,233 @@
+//! Proving the value of a position: `agon solve`.
+//!
+//! Two methods:
+//! - `search`, for every game: the default searcher ([`crate::search::pvs`]) deepened
+//!   until an iteration is cut by no horizon or finds a forced result. The result is a
+//!   win or loss with its distance in plies (shortest win, longest loss), or a draw.
+//! - `regions`, for Clobber boards of up to 64 squares: the combinatorial-game solver of
+//!   [`crate::games::clobber::solve`], far faster, proving who wins but not in how many
+//!   plies.
+//!
+//! `auto` (the default) takes `regions` where it applies and `search` elsewhere.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+use crate::games::clobber::solve::{SolveError, Solver as RegionSolver, MAX_SOLVE_SQUARES};
+use crate::games::clobber::Clobber;
+use crate::games::{dispatch, GameSpec, GameVisitor};
+use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind};
+
+/// How to prove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// `regions` where it applies, else `search`.
+    Auto,
+    /// Iterative deepening to a proof (every game; gives distances).
+    Search,
+    /// Clobber's sum-of-regions solver (Clobber up to 64 squares; no distances).
+    Regions,
+}
+
+impl Method {
+    /// The method called `name` (`auto`, `search`, `regions`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        match name {
+            "auto" => Some(Method::Auto),
+            "search" => Some(Method::Search),
+            "regions" => Some(Method::Regions),
+            _ => None,
+        }
+    }
+}
+
+/// The proved value, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move wins; in this many plies when known.
+    Win(Option<u32>),
+    /// The side to move loses; in this many plies when known.
+    Loss(Option<u32>),
+    /// Neither side can force a win.
+    Draw,
+}
+
+/// What a solve found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    /// The canonical game spec.
+    pub game: String,
+    /// The position solved, in the game's notation.
+    pub position: String,
+    /// The side to move's name in the game (`x`, `w`, ...).
+    pub side_to_move: &'static str,
+    /// The value, `None` when the time ran out first.
+    pub verdict: Option<Verdict>,
+    /// A best move (a winning one when the side to move wins).
+    pub best_move: Option<String>,
+    /// `search` or `regions`.
+    pub method: &'static str,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "game: {}", self.game)?;
+        writeln!(f, "position: {}", self.position)?;
+        let mover = self.side_to_move;
+        let plies = |p: Option<u32>| p.map_or(String::new(), |p| format!(" in {p} plies"));
+        let result = match self.verdict {
+            Some(Verdict::Win(p)) => format!("win for {mover} (the side to move){}", plies(p)),
+            Some(Verdict::Loss(p)) => format!("loss for {mover} (the side to move){}", plies(p)),
+            Some(Verdict::Draw) => "draw".to_string(),
+            None => "unknown (time limit reached before a proof)".to_string(),
+        };
+        writeln!(f, "result: {result}")?;
+        if let Some(mv) = &self.best_move {
+            writeln!(f, "best move: {mv}")?;
+        }
+        writeln!(f, "method: {}", self.method)?;
+        writeln!(f, "nodes: {}", self.nodes)?;
+        let ms = self.elapsed.as_secs_f64() * 1000.0;
+        writeln!(f, "time: {ms:.0} ms")
+    }
+}
+
+/// Proves the value of `position` (the start when `None`) of the game `spec`, giving up
+/// after `limit` (never when `None`) or when `stop` is raised.
+///
+/// # Errors
+/// A message for an unknown game, a bad position, or a method that does not apply.
+pub fn solve(
+    spec: &str,
+    position: Option<&str>,
+    method: Method,
+    limit: Option<Duration>,
+    stop: Arc<AtomicBool>,
+) -> Result<SolveReport, String> {
+    let spec = GameSpec::parse(spec).map_err(|e| e.to_string())?;
+    let name = spec.name;
+    dispatch(
+        name,
+        SolveGame {
+            spec: &spec,
+            position,
+            method,
+            limit,
+            stop,
+        },
+    )
+    .ok_or_else(|| format!("unknown game '{name}'"))?
+}
+
+struct SolveGame<'a> {
+    spec: &'a GameSpec,
+    position: Option<&'a str>,
+    method: Method,
+    limit: Option<Duration>,
+    stop: Arc<AtomicBool>,
+}
+
+impl GameVisitor for SolveGame<'_> {
+    type Output = Result<SolveReport, String>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let settings = self.spec.settings::<G>();
+        let mut pos = match self.position {
+            None => G::start(&settings),
+            Some(text) => G::parse_position(&settings, text).map_err(|e| e.to_string())?,
+        };
+        let clobber = (&pos as &dyn Any).downcast_ref::<Clobber>();
+        let regions_apply = clobber.is_some_and(|c| {
+            let s = c.settings_of();
+            s.rows() * s.cols() <= MAX_SOLVE_SQUARES
+        });
+        let use_regions = match self.method {
+            Method::Regions if !regions_apply => {
+                return Err(format!(
+                    "method 'regions' applies to Clobber boards of up to {MAX_SOLVE_SQUARES} \
+                     squares only; use 'search'"
+                ))
+            }
+            Method::Regions => true,
+            Method::Auto => regions_apply,
+            Method::Search => false,
+        };
+        // A timer raises the stop flag when the limit passes.
+        if let Some(limit) = self.limit {
+            let stop = Arc::clone(&self.stop);
+            std::thread::spawn(move || {
+                std::thread::sleep(limit);
+                stop.store(true, Ordering::Relaxed);
+            });
+        }
+        let mut report = SolveReport {
+            game: self.spec.to_string(),
+            position: pos.format_position(),
+            side_to_move: G::side_name(pos.side_to_move()),
+            verdict: None,
+            best_move: None,
+            method: if use_regions { "regions" } else { "search" },
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        let start = Instant::now();
+        if let Some(clobber) = clobber.filter(|_| use_regions) {
+            let mut solver = RegionSolver::new();
+            match solver.solve(clobber, &self.stop) {
+                Ok(solution) => {
+                    report.verdict = Some(if solution.side_to_move_wins {
+                        Verdict::Win(None)
+                    } else {
+                        Verdict::Loss(None)
+                    });
+                    report.best_move = solution.winning_move.map(|m| clobber.format_move(m));
+                    report.nodes = solution.nodes;
+                }
+                Err(SolveError::Stopped) => report.nodes = solver.nodes(),
+                Err(SolveError::TooLarge) => unreachable!("checked above"),
+            }
+        } else {
+            let options = SearchOptions {
+                heuristic: G::heuristics()[0].1,
+                ordering: true,
+                hash_mb: 256,
+                default_depth: 1,
+                move_overhead: Duration::ZERO,
+            };
+            let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let result = searcher.search(&mut pos, &limits, &Control::new(&self.stop), &mut |_| {});
+            report.nodes = result.nodes;
+            report.best_move = result.best.map(|m| pos.format_move(m));
+            if result.solved {
+                report.verdict = Some(match Score::from_internal(result.score) {
+                    Score::Win(p) => Verdict::Win(Some(p)),
+                    Score::Loss(p) => Verdict::Loss(Some(p)),
+                    Score::Cp(_) => Verdict::Draw,
+                });
+            }
+            if let Some(outcome) = pos.outcome() {
+                // A finished game: the result is the game's, not the search's.
+                report.best_move = None;
+                report.verdict = Some(match outcome {
+                    Outcome::Draw => Verdict::Draw,
+                    Outcome::Win(side) if side == pos.side_to_move() => Verdict::Win(Some(0)),
+                    Outcome::Win(_) => Verdict::Loss(Some(0)),
+                });
+            }
+        }
+        report.elapsed = start.elapsed();
+        Ok(report)
+    }
+}

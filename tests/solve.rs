@@ -1,0 +1,224 @@
+//! `agon solve`: the Clobber region solver against an independent brute-force negamax,
+//! the two solve methods against each other, and hand-worked values.
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use agon::game::Game;
+use agon::games::clobber::solve::Solver;
+use agon::games::clobber::{Clobber, ClobberSettings};
+use agon::solve::{solve, Method, Verdict};
+
+/// Plain negamax over the game's own move generator, memoised on the position string:
+/// shares no code with the region solver.
+fn brute_force_wins(pos: &mut Clobber, memo: &mut HashMap<String, bool>) -> bool {
+    let key = pos.format_position();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut wins = false;
+    for mv in moves {
+        pos.make_move(mv);
+        let opponent_wins = brute_force_wins(pos, memo);
+        pos.unmake_move(mv, ());
+        if !opponent_wins {
+            wins = true;
+            break;
+        }
+    }
+    memo.insert(key, wins);
+    wins
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// A random position string: each square empty, white or black.
+fn random_position(rng: &mut Rng, rows: usize, cols: usize, empty_percent: u64) -> String {
+    let mut rows_text = Vec::new();
+    for _ in 0..rows {
+        let mut row = String::new();
+        for _ in 0..cols {
+            row.push(match rng.next() % 100 {
+                p if p < empty_percent => '.',
+                p if p % 2 == 0 => 'w',
+                _ => 'b',
+            });
+        }
+        rows_text.push(row);
+    }
+    let side = if rng.next().is_multiple_of(2) {
+        "w"
+    } else {
+        "b"
+    };
+    format!("{} {side}", rows_text.join("/"))
+}
+
+#[test]
+fn region_solver_agrees_with_brute_force_on_random_positions() {
+    let mut rng = Rng(0x5EED_C10B);
+    let mut checked = 0;
+    for (rows, cols, empty) in [(3, 4, 20), (4, 4, 35), (2, 7, 20), (3, 5, 30), (1, 12, 15)] {
+        let settings = ClobberSettings::new(rows, cols).unwrap();
+        for _ in 0..60 {
+            let text = random_position(&mut rng, rows, cols, empty);
+            let mut pos = Clobber::parse_position(&settings, &text).unwrap();
+            let expected = brute_force_wins(&mut pos, &mut HashMap::new());
+            let mut solver = Solver::new();
+            let solution = solver.solve(&pos, &AtomicBool::new(false)).unwrap();
+            assert_eq!(solution.side_to_move_wins, expected, "position {text}");
+            if let Some(mv) = solution.winning_move {
+                // The move it names really wins: the opponent loses after it.
+                pos.make_move(mv);
+                assert!(!brute_force_wins(&mut pos, &mut HashMap::new()), "{text}");
+                pos.unmake_move(mv, ());
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 300);
+}
+
+#[test]
+fn region_solver_agrees_with_brute_force_on_the_starts() {
+    for (rows, cols) in [(1, 8), (2, 4), (2, 6), (3, 3), (3, 4), (4, 4), (2, 8)] {
+        let settings = ClobberSettings::new(rows, cols).unwrap();
+        let mut pos = Clobber::start(&settings);
+        let expected = brute_force_wins(&mut pos, &mut HashMap::new());
+        let solution = Solver::new().solve(&pos, &AtomicBool::new(false)).unwrap();
+        assert_eq!(solution.side_to_move_wins, expected, "{rows}x{cols}");
+    }
+}
+
+/// Only the groups of 4 stones or fewer are summed by value: the class and search paths
+/// carry the rest, and must agree with the value path.
+#[test]
+fn small_group_threshold_does_not_change_results() {
+    let mut rng = Rng(42);
+    let settings = ClobberSettings::new(4, 5).unwrap();
+    for _ in 0..25 {
+        let text = random_position(&mut rng, 4, 5, 30);
+        let pos = Clobber::parse_position(&settings, &text).unwrap();
+        let stop = AtomicBool::new(false);
+        let a = Solver::with_small_groups(0).solve(&pos, &stop).unwrap();
+        let b = Solver::with_small_groups(4).solve(&pos, &stop).unwrap();
+        let c = Solver::new().solve(&pos, &stop).unwrap();
+        assert_eq!(a.side_to_move_wins, b.side_to_move_wins, "{text}");
+        assert_eq!(a.side_to_move_wins, c.side_to_move_wins, "{text}");
+    }
+}
+
+fn run(spec: &str, position: Option<&str>, method: Method) -> agon::solve::SolveReport {
+    solve(
+        spec,
+        position,
+        method,
+        None,
+        Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn both_methods_agree_on_clobber() {
+    for spec in [
+        "clobber rows=3 cols=4",
+        "clobber rows=2 cols=5",
+        "clobber rows=4 cols=4",
+    ] {
+        let search = run(spec, None, Method::Search);
+        let regions = run(spec, None, Method::Regions);
+        let won = |v: Option<Verdict>| match v {
+            Some(Verdict::Win(_)) => true,
+            Some(Verdict::Loss(_)) => false,
+            other => panic!("{spec}: {other:?}"),
+        };
+        assert_eq!(won(search.verdict), won(regions.verdict), "{spec}");
+        assert_eq!(search.method, "search");
+        assert_eq!(regions.method, "regions");
+    }
+}
+
+/// Hand-worked values.
+#[test]
+fn hand_worked_values() {
+    // Tic-tac-toe is a draw (known since antiquity; also the 255,168-game tree).
+    assert_eq!(
+        run("tictactoe", None, Method::Auto).verdict,
+        Some(Verdict::Draw)
+    );
+    // x to move completes the top row at once.
+    let r = run("tictactoe", Some("xx1/oo1/3 x"), Method::Auto);
+    assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
+    assert_eq!(r.best_move.as_deref(), Some("c3"));
+    // x threatens b3 (top row) and a2 (a-column); o (b2, c1) has no line of its own to
+    // finish, blocks one threat and x completes the other: o loses in 2 plies.
+    let r = run("tictactoe", Some("x1x/1o1/x1o o"), Method::Auto);
+    assert_eq!(r.verdict, Some(Verdict::Loss(Some(2))));
+    // Clobber `wb` with White to move: White captures and Black has no move.
+    let r = run("clobber rows=1 cols=2", Some("wb w"), Method::Search);
+    assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
+    let r = run("clobber rows=1 cols=2", Some("wb w"), Method::Regions);
+    assert_eq!(r.verdict, Some(Verdict::Win(None)));
+    // `wb/bw`-free sum: two separate `wb` pairs are * + * = 0: the mover loses.
+    let r = run("clobber rows=1 cols=5", Some("wb1wb w"), Method::Regions);
+    assert_eq!(r.verdict, Some(Verdict::Loss(None)));
+    // A finished game.
+    let r = run("tictactoe", Some("xxx/oo1/3 o"), Method::Auto);
+    assert_eq!(r.verdict, Some(Verdict::Loss(Some(0))));
+}
+
+#[test]
+fn four_by_four_k4_is_a_draw() {
+    let r = run("mnk m=4 n=4 k=4", None, Method::Auto);
+    assert_eq!(r.verdict, Some(Verdict::Draw));
+}
+
+#[test]
+fn cli_reports_and_refuses() {
+    let bin = env!("CARGO_BIN_EXE_agon");
+    let out = Command::new(bin)
+        .args(["--game", "clobber rows=3 cols=4", "solve"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("result: loss for white (the side to move)"),
+        "{text}"
+    );
+    assert!(text.contains("method: regions"), "{text}");
+    let out = Command::new(bin)
+        .args(["--game", "tictactoe", "solve", "--method", "regions"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("applies to Clobber"), "{err}");
+    let out = Command::new(bin)
+        .args(["--game", "tictactoe", "solve", "--time", "-1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // A time limit that cannot suffice gives an honest "unknown".
+    let out = Command::new(bin)
+        .args(["--game", "clobber rows=5 cols=6", "solve", "--time", "0.05"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("result: unknown"), "{text}");
+}
