@@ -12,6 +12,7 @@ pub mod config;
 pub mod process;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

@@ -34,7 +34,30 @@ struct Cli {
 enum Command {
     /// Play a match between two engines (default: agon's PVS against agon's depth-3
     /// minimax baseline on 5x5 four-in-a-row, 100 games).
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
+    /// Write a self-contained HTML report (SVG charts of nodes, depth, time and score per
+    /// move for each engine configuration, standings with error bars) from a journal.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// The journal to read (one JSON game record per line).
+    journal: PathBuf,
+    /// Where to write the page.
+    #[arg(short, long, default_value = "report.html")]
+    output: PathBuf,
+}
+
+/// `arena report`: reads the journal through the record types and writes the page.
+fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let records = arena::record::read_journal(&args.journal)
+        .with_context(|| format!("cannot read journal {}", args.journal.display()))?;
+    let title = format!("Arena report: {}", args.journal.display());
+    std::fs::write(&args.output, arena::report::render(&title, &records))
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("{} games -> {}", records.len(), args.output.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args, Debug)]
@@ -312,7 +335,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let Command::Match(args) = &mut cli.command;
+    if let Command::Report(args) = &cli.command {
+        return match report(args) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arena: {e:#}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let Command::Match(args) = &mut cli.command else {
+        return ExitCode::FAILURE;
+    };
     if let Some((_, sub)) = matches.subcommand() {
         if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
             args.engine_groups = groups.map(|g| g.cloned().collect()).collect();
@@ -331,7 +365,8 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Match(args) => run(args).await,
+            Command::Match(args) => run(*args).await,
+            Command::Report(args) => report(&args),
         }
     });
     match result {
