@@ -1,7 +1,7 @@
 //! The `arena` binary: `arena match` plays a match between two engine processes.
 //! See the README's arena section for every flag and the journal format.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -13,9 +13,15 @@ use agon::games::GameSpec;
 use arena::clock::TimeControl;
 use arena::config::{EngineSpec, ENGINE_KEYS};
 use arena::process::LineLimits;
-use arena::referee::RefereeSettings;
+use arena::referee::{EngineConfig, RefereeSettings};
 use arena::runner::{run_match, MatchConfig};
 use arena::schedule::{Openings, Schedule};
+use arena::sprt::{Decision, Sprt};
+use arena::summary::Summary;
+use arena::tournament::{
+    config_engine_words, describe, merge as merge_journals, run_tournament, write_standings,
+    Format, Header, Shard, Standings, TournamentConfig, TournamentSchedule,
+};
 
 /// The game of the built-in default match.
 const DEFAULT_GAME: &str = "mnk m=5 n=5 k=4";
@@ -34,7 +40,12 @@ struct Cli {
 enum Command {
     /// Play a match between two engines (default: agon's PVS against agon's depth-3
     /// minimax baseline on 5x5 four-in-a-row, 100 games).
-    Match(Box<MatchArgs>),
+    Match(MatchArgs),
+    /// Play a round robin or gauntlet between any number of engines, with a cross table
+    /// and jointly fitted ratings; resumes from its journal; --shard K/N plays a slice.
+    Tournament(TournamentArgs),
+    /// Join the journals of a tournament's shards into one set of standings.
+    Merge(MergeArgs),
     /// Write a self-contained HTML report (SVG charts of nodes, depth, time and score per
     /// move for each engine configuration, standings with error bars) from a journal.
     Report(ReportArgs),
@@ -58,6 +69,43 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{} games -> {}", records.len(), args.output.display());
     Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args, Debug)]
+struct TournamentArgs {
+    #[command(flatten)]
+    common: MatchArgs,
+    /// Engines from a JSON file: {"engines": [{"name": "d1", "cmd": "agon",
+    /// "args": ["..."], "dir": "...", "proto": "ugi", "tc": "1+0.01", "depth": 3,
+    /// "options": {"Depth": 3}, "env": {"K": "V"}}, ...], "game": "..."}; the keys are
+    /// those of --engine. Engines given with --engine come after the file's.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// round-robin (everyone against everyone) or gauntlet (the first engine against each other).
+    #[arg(long, default_value = "round-robin")]
+    format: String,
+    /// Rounds: each pairing plays one colour-swapped pair of games per round, all pairings
+    /// of a round from the same opening.
+    #[arg(long, default_value_t = 1)]
+    rounds: u64,
+    /// Play only slice K of N of the schedule (pairs p with p % N == K-1); merge the
+    /// shards' journals with `arena merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Where the standings go as JSON (default OUT/standings.json, per shard
+    /// OUT/standings-K-of-N.json).
+    #[arg(long, value_name = "FILE")]
+    standings: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// The shards' journals.
+    #[arg(required = true)]
+    journals: Vec<PathBuf>,
+    /// Write the merged standings as JSON here.
+    #[arg(long, value_name = "FILE")]
+    standings: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -144,6 +192,10 @@ struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Stop early by a sequential test between two engines, fastchess style:
+    /// --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
 }
 
 fn agon_words(path: &str, name: &str, extra: &[&str]) -> Vec<String> {
@@ -196,23 +248,7 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         2 => args.engine_groups.clone(),
         n => bail!("{n} engines given; a match takes two (--engine twice)"),
     };
-    let default_tc = TimeControl::parse(DEFAULT_TC).expect("valid default");
-    let mut engines = Vec::new();
-    for (i, words) in engine_words.iter().enumerate() {
-        let spec = EngineSpec::parse(words)?.over(&each);
-        let mut config = spec
-            .build(&format!("engine{}", i + 1), default_tc)
-            .with_context(|| format!("engine {} ({ENGINE_KEYS})", i + 1))?;
-        if spec.name.is_none() {
-            config.name = config
-                .spawn
-                .program
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| format!("engine{}", i + 1));
-        }
-        engines.push(config);
-    }
+    let mut engines = build_engines(&engine_words, &each)?;
     if engines[0].name == engines[1].name {
         engines[0].name.push_str("-1");
         engines[1].name.push_str("-2");
@@ -236,12 +272,137 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         .journal
         .clone()
         .unwrap_or_else(|| args.out.join("journal.jsonl"));
-    let concurrency = args.concurrency.unwrap_or_else(|| {
+    let concurrency = concurrency(&args);
+    let referee = referee_settings(&args, &spec, &run_dir);
+    let sprt = sprt_of(&args)?;
+    let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
+    let fingerprint = arena::tournament::fingerprint(&describe(
+        &engines,
+        &format!("match; games={}", args.games),
+        &spec.to_string(),
+        &args.openings,
+        args.shuffle_openings,
+        seed,
+    ));
+    println!(
+        "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
+        engines[0].name, engines[1].name, args.games, args.openings
+    );
+    print_engines(&engines);
+    println!(
+        "  journal {}, games and logs in {}",
+        journal.display(),
+        run_dir.display()
+    );
+    let cancel_rx = cancel_on_signal();
+    let config = MatchConfig {
+        engines: [Arc::clone(&engines[0]), Arc::clone(&engines[1])],
+        referee,
+        schedule,
+        concurrency,
+        run_id,
+        run_dir,
+        journal: journal.clone(),
+        transcripts: args.transcripts,
+        report_every: args.report_every,
+        progress: !args.no_progress,
+        sprt,
+        fingerprint,
+    };
+    let outcome = run_match(config, cancel_rx).await?;
+    println!(
+        "=== Final{} ===\n{}",
+        if outcome.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
+        outcome.summary.render()
+    );
+    if let Some(sprt) = sprt {
+        print_sprt(&sprt, &outcome.summary);
+    }
+    println!("Journal: {}", journal.display());
+    Ok(if outcome.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn sprt_of(args: &MatchArgs) -> anyhow::Result<Option<Sprt>> {
+    if args.sprt.is_empty() {
+        return Ok(None);
+    }
+    Sprt::parse(&args.sprt)
+        .map(Some)
+        .map_err(anyhow::Error::msg)
+}
+
+fn print_sprt(sprt: &Sprt, summary: &Summary) {
+    let llr = sprt.llr_pentanomial(&summary.pentanomial);
+    let (lower, upper) = sprt.bounds();
+    println!(
+        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}), pentanomial: LLR {llr:.3} in ({lower:.3}, {upper:.3}): {}",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.model,
+        sprt.alpha,
+        sprt.beta,
+        match sprt.decide(llr) {
+            Some(Decision::AcceptH1) => "H1 accepted",
+            Some(Decision::AcceptH0) => "H0 accepted",
+            None => "no decision yet",
+        }
+    );
+}
+
+fn concurrency(args: &MatchArgs) -> usize {
+    args.concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(2)
+    })
+}
+
+fn print_engines(engines: &[Arc<EngineConfig>]) {
+    for e in engines {
+        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!(
+            "  {}: {} {} [{}]{}",
+            e.name,
+            e.spawn.program.display(),
+            e.spawn.args.join(" "),
+            e.tc,
+            if options.is_empty() {
+                String::new()
+            } else {
+                format!(" options {}", options.join(" "))
+            }
+        );
+    }
+}
+
+/// Stops the run on Ctrl-C or SIGTERM: games in progress are recorded as interrupted.
+fn cancel_on_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (cancel_tx, cancel_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        eprintln!("\narena: interrupted; recording games in progress and stopping engines");
+        let _ = cancel_tx.send(true);
+        // Keep the sender alive so receivers see the flag.
+        std::future::pending::<()>().await;
     });
-    let referee = RefereeSettings {
+    cancel_rx
+}
+
+fn referee_settings(args: &MatchArgs, spec: &GameSpec, run_dir: &Path) -> RefereeSettings {
+    RefereeSettings {
         spec: spec.clone(),
         margin: Duration::from_millis(args.margin_ms),
         startup_timeout: Duration::from_millis(args.startup_ms),
@@ -258,72 +419,213 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         },
         stderr_cap: args.stderr_cap,
         log_dir: Some(run_dir.join("logs")),
-    };
-    println!(
-        "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
-        engines[0].name, engines[1].name, args.games, args.openings
-    );
-    for e in &engines {
-        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!(
-            "  {}: {} {} [{}]{}",
-            e.name,
-            e.spawn.program.display(),
-            e.spawn.args.join(" "),
-            e.tc,
-            if options.is_empty() {
-                String::new()
-            } else {
-                format!(" options {}", options.join(" "))
-            }
+    }
+}
+
+/// Engine configurations from `--engine` word groups over the `--each` defaults.
+fn build_engines(groups: &[Vec<String>], each: &EngineSpec) -> anyhow::Result<Vec<EngineConfig>> {
+    let default_tc = TimeControl::parse(DEFAULT_TC).expect("valid default");
+    let mut engines = Vec::new();
+    for (i, words) in groups.iter().enumerate() {
+        let spec = EngineSpec::parse(words)?.over(each);
+        let mut config = spec
+            .build(&format!("engine{}", i + 1), default_tc)
+            .with_context(|| format!("engine {} ({ENGINE_KEYS})", i + 1))?;
+        if spec.name.is_none() {
+            config.name = config
+                .spawn
+                .program
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| format!("engine{}", i + 1));
+        }
+        engines.push(config);
+    }
+    Ok(engines)
+}
+
+async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let common = &args.common;
+    let mut game = common.game.clone();
+    let mut groups = Vec::new();
+    if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read --config {}", path.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("--config {}: not valid JSON", path.display()))?;
+        if let Some(g) = value.get("game").and_then(|g| g.as_str()) {
+            game = g.to_string();
+        }
+        let Some(list) = value.get("engines").and_then(|e| e.as_array()) else {
+            bail!("--config {}: needs \"engines\": [...]", path.display());
+        };
+        for (i, e) in list.iter().enumerate() {
+            groups.push(config_engine_words(
+                e,
+                &format!("--config {} engine {}", path.display(), i + 1),
+            )?);
+        }
+    }
+    groups.extend(common.engine_groups.iter().cloned());
+    if groups.len() < 2 {
+        bail!(
+            "a tournament needs at least two engines (--engine ... repeated, or --config FILE); {} given",
+            groups.len()
         );
     }
+    let spec = GameSpec::parse(&game).with_context(|| format!("game '{game}'"))?;
+    let each = EngineSpec::parse(&common.each)?;
+    let engines = build_engines(&groups, &each)?;
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|o| o.name == e.name) {
+            bail!(
+                "two engines are named '{}': give each a distinct name=",
+                e.name
+            );
+        }
+    }
+    let format = Format::parse(&args.format).map_err(anyhow::Error::msg)?;
+    let shard = match &args.shard {
+        Some(s) => Shard::parse(s).map_err(anyhow::Error::msg)?,
+        None => Shard::ALL,
+    };
+    let sprt = sprt_of(common)?;
+    if sprt.is_some() && engines.len() != 2 {
+        bail!(
+            "--sprt compares two engines; this tournament has {}",
+            engines.len()
+        );
+    }
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    // A fixed default seed, so that running the same command again resumes it.
+    let seed = common.seed.unwrap_or(1);
+    let openings = Openings::parse(&common.openings, &spec)?;
+    let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
+    let pairings = format.pairings(engines.len());
+    let schedule = TournamentSchedule {
+        pairings,
+        rounds: args.rounds,
+        openings: Schedule::new(
+            spec.clone(),
+            openings,
+            args.rounds * 2,
+            seed,
+            common.shuffle_openings,
+        ),
+    };
+    let description = describe(
+        &engines,
+        &format!("format={format:?}; rounds={}", args.rounds),
+        &spec.to_string(),
+        &common.openings,
+        common.shuffle_openings,
+        seed,
+    );
+    let suffix = if shard == Shard::ALL {
+        String::new()
+    } else {
+        format!("-{}-of-{}", shard.index, shard.count)
+    };
+    let journal = common
+        .journal
+        .clone()
+        .unwrap_or_else(|| common.out.join(format!("tournament{suffix}.jsonl")));
+    let standings_path = args
+        .standings
+        .clone()
+        .unwrap_or_else(|| common.out.join(format!("standings{suffix}.json")));
+    let run_id = run_id(seed);
+    let run_dir = common.out.join(&run_id);
+    let concurrency = concurrency(common);
+    let header = Header {
+        fingerprint: arena::tournament::fingerprint(&description),
+        shard,
+        engines: engines.iter().map(|e| e.name.clone()).collect(),
+        games: schedule.games(),
+        description,
+    };
+    println!(
+        "Tournament ({:?}) of {} engines: {} rounds, {} games of {spec}{}, openings {}, seed {seed}, concurrency {concurrency}",
+        format,
+        engines.len(),
+        args.rounds,
+        schedule.games(),
+        if shard == Shard::ALL { String::new() } else { format!(" (shard {shard})") },
+        common.openings
+    );
+    print_engines(&engines);
     println!(
         "  journal {}, games and logs in {}",
         journal.display(),
         run_dir.display()
     );
-    let (cancel_tx, cancel_rx) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .expect("SIGTERM handler");
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-        eprintln!("\narena: interrupted; recording games in progress and stopping engines");
-        let _ = cancel_tx.send(true);
-        // Keep the sender alive so receivers see the flag.
-        std::future::pending::<()>().await;
-    });
-    let config = MatchConfig {
-        engines: [Arc::new(engines[0].clone()), Arc::new(engines[1].clone())],
-        referee,
+    let config = TournamentConfig {
+        engines,
+        format,
         schedule,
+        shard,
+        header: header.clone(),
+        referee: referee_settings(common, &spec, &run_dir),
         concurrency,
         run_id,
         run_dir,
         journal: journal.clone(),
-        transcripts: args.transcripts,
-        report_every: args.report_every,
-        progress: !args.no_progress,
+        transcripts: common.transcripts,
+        progress: !common.no_progress,
+        report_every: common.report_every,
+        sprt,
     };
-    let outcome = run_match(config, cancel_rx).await?;
+    let outcome = run_tournament(config, cancel_on_signal()).await?;
+    let standings = Standings::of(&header.engines, &outcome.games);
     println!(
-        "=== Final{} ===\n{}",
+        "=== {} ===\n{}",
         if outcome.interrupted {
-            " (interrupted)"
+            "Standings (interrupted)"
         } else {
-            ""
+            "Standings"
         },
-        outcome.summary.render()
+        standings.render()
     );
-    println!("Journal: {}", journal.display());
+    if let Some(sprt) = sprt {
+        let mut duel = Summary::new([header.engines[0].clone(), header.engines[1].clone()]);
+        outcome.games.iter().for_each(|g| duel.add(g));
+        print!("{}", duel.render());
+        print_sprt(&sprt, &duel);
+    }
+    write_standings(&standings_path, &header, &standings)?;
+    println!(
+        "Journal: {}; standings: {}",
+        journal.display(),
+        standings_path.display()
+    );
     Ok(if outcome.interrupted {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let (header, games, shards) = merge_journals(&args.journals)?;
+    let shard_list: Vec<String> = shards
+        .iter()
+        .map(|(s, n)| format!("{s}: {n} games"))
+        .collect();
+    println!(
+        "Merged {} of {} scheduled games ({})",
+        games.len(),
+        header.games,
+        shard_list.join(", ")
+    );
+    let standings = Standings::of(&header.engines, &games);
+    println!("=== Standings ===\n{}", standings.render());
+    if let Some(path) = &args.standings {
+        write_standings(path, &header, &standings)?;
+        println!("Standings: {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -335,19 +637,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    if let Command::Report(args) = &cli.command {
-        return match report(args) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("arena: {e:#}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    let Command::Match(args) = &mut cli.command else {
-        return ExitCode::FAILURE;
+    let args = match &mut cli.command {
+        Command::Match(args) => Some(args),
+        Command::Tournament(t) => Some(&mut t.common),
+        Command::Merge(_) | Command::Report(_) => None,
     };
-    if let Some((_, sub)) = matches.subcommand() {
+    if let (Some(args), Some((_, sub))) = (args, matches.subcommand()) {
         if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
             args.engine_groups = groups.map(|g| g.cloned().collect()).collect();
         }
@@ -365,7 +660,20 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Match(args) => run(*args).await,
+            Command::Match(args) => run(args).await,
+            Command::Tournament(args) => {
+                let games_given = matches.subcommand().is_some_and(|(_, sub)| {
+                    sub.value_source("games") == Some(clap::parser::ValueSource::CommandLine)
+                });
+                if games_given {
+                    Err(anyhow::anyhow!(
+                        "a tournament counts rounds, not games: use --rounds N (one colour-swapped pair per pairing per round)"
+                    ))
+                } else {
+                    tournament(args).await
+                }
+            }
+            Command::Merge(args) => merge(args),
             Command::Report(args) => report(&args),
         }
     });

@@ -377,6 +377,10 @@ pub struct GameRecord {
     /// Things worth knowing that did not end the game (ignored lines, engine warnings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Fingerprint of the match configuration (engines, game, openings, seed, games):
+    /// a run of the same match skips the games already journaled with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 impl GameRecord {
@@ -472,6 +476,28 @@ impl Journal {
         self.file.write_all(line.as_bytes())?;
         self.file.sync_data()
     }
+}
+
+/// The complete lines of a journal file, and the length in bytes of an incomplete last
+/// line (left by a run killed mid-write) that is not part of them; it is reported on
+/// stderr, and opening the [`Journal`] cuts it off.
+///
+/// # Errors
+/// The I/O error reading the file.
+pub fn complete_lines(path: &Path) -> io::Result<(String, usize)> {
+    let bytes = std::fs::read(path)?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let truncated = bytes.len() - complete;
+    if truncated > 0 {
+        eprintln!(
+            "arena: {}: ignoring an incomplete last line ({truncated} bytes, left by a killed run)",
+            path.display()
+        );
+    }
+    Ok((
+        String::from_utf8_lossy(&bytes[..complete]).into_owned(),
+        truncated,
+    ))
 }
 
 /// Reads every record of a journal.
@@ -651,6 +677,7 @@ mod tests {
             game_file: Some("games/g.txt".into()),
             transcript_file: None,
             notes: vec![],
+            fingerprint: None,
         }
     }
 

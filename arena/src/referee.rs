@@ -489,6 +489,7 @@ pub async fn play_game(
         game_file: None,
         transcript_file: None,
         notes: state.notes,
+        fingerprint: None,
     };
     GameOutput {
         record,

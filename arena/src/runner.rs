@@ -3,16 +3,17 @@
 //! game to disk at once (game file, transcript, journal line) and keeps the summary.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
-use crate::record::{game_text, transcript_text, Journal};
+use crate::record::{complete_lines, game_text, transcript_text, GameRecord, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::schedule::Schedule;
+use crate::sprt::Sprt;
 use crate::summary::Summary;
 
 /// A match to run.
@@ -38,6 +39,11 @@ pub struct MatchConfig {
     pub report_every: u64,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Stop starting games once this test decides (from the pentanomial counts).
+    pub sprt: Option<Sprt>,
+    /// Fingerprint of the match: written into every record; games of the journal that
+    /// carry it are not played again (a killed match resumes).
+    pub fingerprint: String,
 }
 
 /// How a match ended.
@@ -63,18 +69,32 @@ pub async fn run_match(
     if let Some(logs) = &config.referee.log_dir {
         std::fs::create_dir_all(logs)?;
     }
+    let earlier = earlier_games(&config.journal, &config.fingerprint)?;
     let mut journal = Journal::open(&config.journal)?;
+    let done: std::collections::HashSet<u64> = earlier.iter().map(|r| r.game).collect();
+    let pending: Vec<u64> = (0..config.schedule.games)
+        .filter(|g| !done.contains(g))
+        .collect();
+    if !earlier.is_empty() {
+        println!(
+            "Resuming: {} games of this match already in {}, {} to play",
+            earlier.len(),
+            config.journal.display(),
+            pending.len()
+        );
+    }
+    let pending = Arc::new(pending);
     let config = Arc::new(config);
     let next = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
-    let workers = config
-        .concurrency
-        .clamp(1, 256)
-        .min(config.schedule.games.max(1) as usize);
+    let workers = config.concurrency.clamp(1, 256).min(pending.len().max(1));
     let mut handles = Vec::new();
     for worker in 0..workers {
         let config = Arc::clone(&config);
         let next = Arc::clone(&next);
+        let pending = Arc::clone(&pending);
+        let stop = Arc::clone(&stop);
         let tx = tx.clone();
         let mut cancel = cancel.clone();
         handles.push(tokio::spawn(async move {
@@ -83,13 +103,12 @@ pub async fn run_match(
                 EngineSlot::new(Arc::clone(&config.engines[1]), 1, worker),
             ];
             loop {
-                if *cancel.borrow() {
+                if *cancel.borrow() || stop.load(Ordering::SeqCst) {
                     break;
                 }
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= config.schedule.games {
+                let Some(&index) = pending.get(next.fetch_add(1, Ordering::SeqCst) as usize) else {
                     break;
-                }
+                };
                 let scheduled = config.schedule.game(index);
                 let output = play_game(
                     &scheduled,
@@ -120,6 +139,7 @@ pub async fn run_match(
         config.engines[1].name.clone(),
     ];
     let mut summary = Summary::new(names);
+    earlier.iter().for_each(|r| summary.add(r));
     let bar = if config.progress {
         let bar = ProgressBar::with_draw_target(
             Some(config.schedule.games),
@@ -132,32 +152,27 @@ pub async fn run_match(
             .expect("valid template")
             .progress_chars("=> "),
         );
+        bar.set_position(summary.games);
         bar.enable_steady_tick(Duration::from_millis(250));
         bar
     } else {
         ProgressBar::hidden()
     };
     while let Some(mut output) = rx.recv().await {
-        let stem = format!("game-{:05}", output.record.game);
-        let game_rel = format!("{}/games/{stem}.txt", dir_name(&config.run_dir));
-        output.record.game_file = Some(game_rel);
-        if let Some(t) = &output.transcript {
-            let (lines, dropped) = t.snapshot();
-            let path = games_dir.join(format!("{stem}.transcript.txt"));
-            if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
-                output.record.transcript_file = Some(format!(
-                    "{}/games/{stem}.transcript.txt",
-                    dir_name(&config.run_dir)
-                ));
-            }
-        }
-        let text = game_text(&output.record, &output.final_board);
-        if let Err(e) = std::fs::write(games_dir.join(format!("{stem}.txt")), text) {
+        if let Err(e) = write_game_files(&mut output, &config.run_dir) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
-            output.record.game_file = None;
         }
+        output.record.fingerprint = Some(config.fingerprint.clone());
         journal.append(&output.record)?;
         summary.add(&output.record);
+        if let Some(sprt) = config.sprt {
+            if sprt
+                .decide(sprt.llr_pentanomial(&summary.pentanomial))
+                .is_some()
+            {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
         bar.inc(1);
         bar.set_message(summary.short());
         let done = summary.games;
@@ -176,6 +191,57 @@ pub async fn run_match(
     Ok(MatchOutcome {
         interrupted: *cancel.borrow(),
         summary,
+    })
+}
+
+/// The finished games of the journal at `path` recorded with `fingerprint` (none if the
+/// file does not exist). An incomplete last line, left by a run killed mid-write, is
+/// reported and ignored (opening the journal cuts it off).
+///
+/// # Errors
+/// An unreadable journal or a complete line that is not a record.
+fn earlier_games(path: &std::path::Path, fingerprint: &str) -> anyhow::Result<Vec<GameRecord>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let (text, _) = complete_lines(path)?;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: GameRecord = serde_json::from_str(line)
+            .map_err(|e| anyhow::anyhow!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
+        if record.fingerprint.as_deref() == Some(fingerprint)
+            && record.outcome().is_some()
+            && !games.iter().any(|g: &GameRecord| g.game == record.game)
+        {
+            games.push(record);
+        }
+    }
+    Ok(games)
+}
+
+/// Writes a finished game's file (and transcript, if any) under `run_dir/games` and
+/// fills in their names, relative to the output directory, in the record.
+///
+/// # Errors
+/// The I/O error writing the game file (the record then names no game file).
+pub fn write_game_files(output: &mut GameOutput, run_dir: &std::path::Path) -> std::io::Result<()> {
+    let games_dir = run_dir.join("games");
+    let stem = format!("game-{:05}", output.record.game);
+    output.record.game_file = Some(format!("{}/games/{stem}.txt", dir_name(run_dir)));
+    if let Some(t) = &output.transcript {
+        let (lines, dropped) = t.snapshot();
+        let path = games_dir.join(format!("{stem}.transcript.txt"));
+        if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
+            output.record.transcript_file =
+                Some(format!("{}/games/{stem}.transcript.txt", dir_name(run_dir)));
+        }
+    }
+    let text = game_text(&output.record, &output.final_board);
+    std::fs::write(games_dir.join(format!("{stem}.txt")), text).inspect_err(|_| {
+        output.record.game_file = None;
     })
 }
 

@@ -1,0 +1,893 @@
+//! Tournaments between any number of engines: round robin or gauntlet, colour-swapped
+//! pairs from the same opening, a journal that lets a killed run resume, deterministic
+//! shards whose journals merge into the standings of one run, and standings with a cross
+//! table and jointly fitted Bradley-Terry ratings ([`crate::ratings`]).
+//!
+//! The schedule is a pure function of the configuration and the seed: game `g` belongs to
+//! pair `g / 2`; pair `p` is round `p / P` and pairing `p % P` (`P` pairings per round);
+//! in game `2p` the pairing's first engine moves first, in `2p + 1` the second. Every
+//! pairing of a round starts from the round's opening. Shard `K/N` plays the pairs with
+//! `p % N == K - 1`, so pairs never straddle shards.
+//!
+//! Journal: the first line is a header `{"tournament": {...}}` holding a fingerprint of
+//! everything that decides the games (engines, game, openings, seed, rounds, format) and
+//! the shard; every other line is one finished game ([`GameRecord`], with the
+//! tournament's game index and engine indices).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, watch};
+
+use crate::ratings::{fit, PairScore, Ratings};
+use crate::record::{complete_lines, GameRecord, Journal};
+use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
+use crate::runner::write_game_files;
+use crate::schedule::{Schedule, ScheduledGame};
+use crate::sprt::{Decision, Sprt};
+use crate::summary::Summary;
+
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Everyone against everyone.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+impl Format {
+    /// Parses `round-robin` or `gauntlet`.
+    ///
+    /// # Errors
+    /// A message naming the accepted values.
+    pub fn parse(text: &str) -> Result<Format, String> {
+        match text {
+            "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            _ => Err(format!("--format '{text}': use round-robin or gauntlet")),
+        }
+    }
+
+    /// The pairings of one round for `n` engines, in a fixed order.
+    pub fn pairings(self, n: usize) -> Vec<(usize, usize)> {
+        match self {
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+            Format::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        }
+    }
+}
+
+/// A slice of the schedule: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, 1..=count.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `K/N` with 1 <= K <= N.
+    ///
+    /// # Errors
+    /// A message saying what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}': use K/N with 1 <= K <= N, e.g. 2/3");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether pair `pair` belongs to this shard.
+    pub fn has_pair(self, pair: u64) -> bool {
+        pair % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The tournament's schedule.
+#[derive(Clone, Debug)]
+pub struct TournamentSchedule {
+    /// Pairings of one round (engine indices).
+    pub pairings: Vec<(usize, usize)>,
+    /// Rounds: each pairing plays one colour-swapped pair per round.
+    pub rounds: u64,
+    /// Openings by round (pair `r` of this schedule is round `r`'s opening).
+    pub openings: Schedule,
+}
+
+impl TournamentSchedule {
+    /// Number of games in the whole tournament.
+    pub fn games(&self) -> u64 {
+        self.rounds * self.pairings.len() as u64 * 2
+    }
+
+    /// Game `index`: its pairing and what the referee needs (`p1_engine` is 0 when the
+    /// pairing's first engine moves first).
+    pub fn game(&self, index: u64) -> ((usize, usize), ScheduledGame) {
+        let pair = index / 2;
+        let per_round = self.pairings.len() as u64;
+        let round = pair / per_round;
+        let pairing = self.pairings[(pair % per_round) as usize];
+        (
+            pairing,
+            ScheduledGame {
+                index,
+                pair,
+                p1_engine: (index % 2) as usize,
+                opening: self.openings.opening(round),
+            },
+        )
+    }
+}
+
+/// The journal's first line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// A hash of everything that decides the games.
+    pub fingerprint: String,
+    /// The shard this journal holds.
+    pub shard: Shard,
+    /// The engines' names, in order.
+    pub engines: Vec<String>,
+    /// Games in the whole tournament.
+    pub games: u64,
+    /// What the fingerprint was computed from, for people.
+    pub description: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct HeaderLine {
+    tournament: Header,
+}
+
+/// The fingerprint of a description: FNV-1a, 64 bits (Fowler, Noll, Vo), a fixed hash,
+/// the same in every build.
+pub fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The description the fingerprint is taken of.
+pub fn describe(
+    engines: &[Arc<EngineConfig>],
+    schedule: &str,
+    game: &str,
+    openings: &str,
+    shuffle: bool,
+    seed: u64,
+) -> String {
+    let mut d =
+        format!("game={game}; {schedule}; openings={openings}; shuffle={shuffle}; seed={seed}");
+    for e in engines {
+        let _ = write!(
+            d,
+            "; engine {:?} cmd={:?} args={:?} dir={:?} env={:?} dialect={:?} options={:?} tc={}",
+            e.name,
+            e.spawn.program,
+            e.spawn.args,
+            e.spawn.dir,
+            e.spawn.env,
+            e.dialect,
+            e.options,
+            e.tc
+        );
+    }
+    d
+}
+
+/// A journal as read back.
+#[derive(Debug)]
+pub struct JournalContents {
+    /// The header, `None` for an empty (or new) file.
+    pub header: Option<Header>,
+    /// The finished games.
+    pub games: Vec<GameRecord>,
+    /// Bytes of an incomplete last line (a run killed mid-write), ignored.
+    pub truncated: usize,
+}
+
+/// Reads a tournament journal. An incomplete last line is reported in `truncated` and
+/// ignored; an incomplete header line leaves an empty journal.
+///
+/// # Errors
+/// I/O errors; a complete line that is not a header or a game record (with its number).
+pub fn read_journal(path: &Path) -> anyhow::Result<JournalContents> {
+    let (text, truncated) =
+        complete_lines(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut header = None;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{}:{}", path.display(), i + 1);
+        if header.is_none() {
+            let h: HeaderLine = serde_json::from_str(line)
+                .with_context(|| format!("{}: not a tournament journal (no header line)", at()))?;
+            header = Some(h.tournament);
+            continue;
+        }
+        let record: GameRecord =
+            serde_json::from_str(line).with_context(|| format!("{}: not a game record", at()))?;
+        games.push(record);
+    }
+    Ok(JournalContents {
+        header,
+        games,
+        truncated,
+    })
+}
+
+/// A tournament to run.
+#[derive(Debug)]
+pub struct TournamentConfig {
+    /// The engines.
+    pub engines: Vec<Arc<EngineConfig>>,
+    /// Format (kept for the record; the pairings are in the schedule).
+    pub format: Format,
+    /// The schedule.
+    pub schedule: TournamentSchedule,
+    /// The part of it this process plays.
+    pub shard: Shard,
+    /// The journal's header for this tournament.
+    pub header: Header,
+    /// Referee settings.
+    pub referee: RefereeSettings,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The run's id.
+    pub run_id: String,
+    /// Directory of this run's game files and logs.
+    pub run_dir: PathBuf,
+    /// The journal.
+    pub journal: PathBuf,
+    /// Write protocol transcripts.
+    pub transcripts: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Print the standings every this many games (0: only at the end).
+    pub report_every: u64,
+    /// Stop when this test decides (two engines only).
+    pub sprt: Option<Sprt>,
+}
+
+/// How a tournament ended.
+#[derive(Debug)]
+pub struct TournamentOutcome {
+    /// All finished games of this shard (earlier runs included).
+    pub games: Vec<GameRecord>,
+    /// Games that were already in the journal at the start.
+    pub resumed: usize,
+    /// Interrupted by a signal.
+    pub interrupted: bool,
+    /// The SPRT's decision, if any.
+    pub decision: Option<(Decision, f64)>,
+}
+
+/// Opens the journal for `config`: checks a resumed journal belongs to the same
+/// tournament and shard, writes the header of a new one, and returns the games already
+/// played.
+///
+/// # Errors
+/// A journal of another tournament or shard, or I/O errors.
+fn open_journal(config: &TournamentConfig) -> anyhow::Result<(Journal, Vec<GameRecord>)> {
+    let path = &config.journal;
+    let mut done = Vec::new();
+    let mut fresh = true;
+    if path.exists() {
+        let contents = read_journal(path)?;
+        if let Some(h) = contents.header {
+            if h.fingerprint != config.header.fingerprint {
+                bail!(
+                    "{} belongs to another tournament (fingerprint {} here, {} now): the engines, game, openings, seed, rounds or format differ; use another --journal or --out\n  journal: {}\n  now:     {}",
+                    path.display(),
+                    h.fingerprint,
+                    config.header.fingerprint,
+                    h.description,
+                    config.header.description
+                );
+            }
+            if h.shard != config.shard {
+                bail!(
+                    "{} holds shard {} of this tournament, not {}",
+                    path.display(),
+                    h.shard,
+                    config.shard
+                );
+            }
+            fresh = false;
+            done = contents.games;
+        }
+    }
+    if fresh {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut line = serde_json::to_string(&HeaderLine {
+            tournament: config.header.clone(),
+        })?;
+        line.push('\n');
+        let mut file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        file.write_all(line.as_bytes())?;
+        file.sync_all()?;
+    }
+    let journal = Journal::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Ok((journal, done))
+}
+
+/// Runs the tournament (this shard of it) until done, decided or cancelled, resuming
+/// from the journal.
+///
+/// # Errors
+/// A mismatched journal, or failing to write it.
+pub async fn run_tournament(
+    config: TournamentConfig,
+    cancel: watch::Receiver<bool>,
+) -> anyhow::Result<TournamentOutcome> {
+    std::fs::create_dir_all(config.run_dir.join("games"))?;
+    if let Some(logs) = &config.referee.log_dir {
+        std::fs::create_dir_all(logs)?;
+    }
+    let (mut journal, mut games) = open_journal(&config)?;
+    let resumed = games.len();
+    let played: std::collections::HashSet<u64> = games.iter().map(|g| g.game).collect();
+    let pending: Vec<u64> = (0..config.schedule.games())
+        .filter(|&g| config.shard.has_pair(g / 2) && !played.contains(&g))
+        .collect();
+    let total = resumed as u64 + pending.len() as u64;
+    if resumed > 0 {
+        println!(
+            "Resuming: {resumed} games already in {}, {} to play",
+            config.journal.display(),
+            pending.len()
+        );
+    }
+    let config = Arc::new(config);
+    let pending = Arc::new(pending);
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
+    let workers = config.concurrency.clamp(1, 256).min(pending.len().max(1));
+    let mut handles = Vec::new();
+    for worker in 0..workers {
+        let (config, pending, next, stop) = (
+            Arc::clone(&config),
+            Arc::clone(&pending),
+            Arc::clone(&next),
+            Arc::clone(&stop),
+        );
+        let tx = tx.clone();
+        let mut cancel = cancel.clone();
+        handles.push(tokio::spawn(async move {
+            let mut slots: Vec<Option<EngineSlot>> = config
+                .engines
+                .iter()
+                .enumerate()
+                .map(|(i, e)| Some(EngineSlot::new(Arc::clone(e), i, worker)))
+                .collect();
+            loop {
+                if *cancel.borrow() || stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Some(&index) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
+                let ((a, b), scheduled) = config.schedule.game(index);
+                let (Some(first), Some(second)) = (slots[a].take(), slots[b].take()) else {
+                    break;
+                };
+                let mut pair = [first, second];
+                let mut output = play_game(
+                    &scheduled,
+                    &mut pair,
+                    &config.referee,
+                    &config.run_id,
+                    config.transcripts,
+                    &mut cancel,
+                )
+                .await;
+                let [first, second] = pair;
+                slots[a] = Some(first);
+                slots[b] = Some(second);
+                // The referee numbers the two players 0 and 1; the journal keeps the
+                // tournament's engine indices.
+                for player in [&mut output.record.p1, &mut output.record.p2] {
+                    player.engine = if player.engine == 0 { a } else { b };
+                }
+                if tx.send(output).await.is_err() {
+                    break;
+                }
+            }
+            for slot in slots.iter_mut().flatten() {
+                if *cancel.borrow() {
+                    slot.kill().await;
+                } else {
+                    slot.stop(config.referee.grace).await;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut duel = (names.len() == 2).then(|| Summary::new([names[0].clone(), names[1].clone()]));
+    if let Some(d) = duel.as_mut() {
+        games.iter().for_each(|g| d.add(g));
+    }
+    let mut decision = None;
+    let check_sprt = |duel: &Option<Summary>| -> Option<(Decision, f64)> {
+        let (sprt, d) = (config.sprt?, duel.as_ref()?);
+        let llr = sprt.llr_pentanomial(&d.pentanomial);
+        sprt.decide(llr).map(|x| (x, llr))
+    };
+    if let Some(found) = check_sprt(&duel) {
+        decision = Some(found);
+        stop.store(true, Ordering::SeqCst);
+    }
+    let bar = if config.progress {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise}  {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_position(resumed as u64);
+        bar.enable_steady_tick(Duration::from_millis(250));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    while let Some(mut output) = rx.recv().await {
+        if output.record.outcome().is_none() {
+            // Interrupted: not finished, so not journaled; a resumed run plays it again.
+            continue;
+        }
+        if let Err(e) = write_game_files(&mut output, &config.run_dir) {
+            bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
+        }
+        journal.append(&output.record)?;
+        if let Some(d) = duel.as_mut() {
+            d.add(&output.record);
+            if let (Some(sprt), None) = (config.sprt, decision) {
+                let llr = sprt.llr_pentanomial(&d.pentanomial);
+                bar.set_message(format!("LLR {llr:+.2} {:?}", sprt.bounds()));
+                if let Some(found) = check_sprt(&duel) {
+                    decision = Some(found);
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+        games.push(output.record);
+        bar.inc(1);
+        let done = games.len() as u64;
+        if config.report_every > 0 && done.is_multiple_of(config.report_every) && done < total {
+            let text = Standings::of(&names, &games).render();
+            bar.suspend(|| println!("--- after {done} of {total} games ---\n{text}"));
+        }
+    }
+    for h in handles {
+        let _ = h.await;
+    }
+    bar.finish_and_clear();
+    Ok(TournamentOutcome {
+        games,
+        resumed,
+        interrupted: *cancel.borrow(),
+        decision,
+    })
+}
+
+/// One engine's line in the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    /// Its name.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Wins, draws, losses.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Points (a draw is half a point).
+    pub points: f64,
+    /// Bradley-Terry rating (mean of the field 0).
+    pub elo: f64,
+    /// Its 95% error bar.
+    pub error: f64,
+    /// Likelihood of superiority over the engine ranked just below (`None` for the last).
+    pub los_next: Option<f64>,
+}
+
+/// The standings of a set of games: ranking, cross table and ratings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standings {
+    /// Games scored.
+    pub games: u64,
+    /// Engines by rank (rating, then points, then name).
+    pub ranking: Vec<Standing>,
+    /// Engine names in their original order (the cross table's order).
+    pub engines: Vec<String>,
+    /// `cross[i][j]` = `[wins, draws, losses]` of engine `i` against engine `j`.
+    pub cross: Vec<Vec<[u64; 3]>>,
+    /// The fit itself (original order): ratings, errors, LOS matrix, prior used.
+    pub ratings: Ratings,
+}
+
+impl Standings {
+    /// Standings of `games` between the engines `names` (records carry engine indices).
+    pub fn of(names: &[String], games: &[GameRecord]) -> Standings {
+        let n = names.len();
+        let mut cross = vec![vec![[0u64; 3]; n]; n];
+        let mut scored = 0;
+        for g in games {
+            let (a, b) = (g.p1.engine, g.p2.engine);
+            if a >= n || b >= n {
+                continue;
+            }
+            let Some(p1_points) = points_of_p1(g) else {
+                continue;
+            };
+            scored += 1;
+            let col = |points: f64| {
+                if points == 1.0 {
+                    0
+                } else if points == 0.5 {
+                    1
+                } else {
+                    2
+                }
+            };
+            cross[a][b][col(p1_points)] += 1;
+            cross[b][a][col(1.0 - p1_points)] += 1;
+        }
+        let table: Vec<Vec<PairScore>> = cross
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|[w, d, l]| PairScore {
+                        games: (w + d + l) as f64,
+                        points: *w as f64 + *d as f64 / 2.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let ratings = fit(&table);
+        let mut order: Vec<usize> = (0..n).collect();
+        let points = |i: usize| table[i].iter().map(|c| c.points).sum::<f64>();
+        order.sort_by(|&x, &y| {
+            ratings.elo[y]
+                .total_cmp(&ratings.elo[x])
+                .then(points(y).total_cmp(&points(x)))
+                .then(names[x].cmp(&names[y]))
+        });
+        let ranking = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let sum = |k: usize| cross[i].iter().map(|c| c[k]).sum::<u64>();
+                Standing {
+                    name: names[i].clone(),
+                    games: sum(0) + sum(1) + sum(2),
+                    wins: sum(0),
+                    draws: sum(1),
+                    losses: sum(2),
+                    points: points(i),
+                    elo: ratings.elo[i],
+                    error: ratings.error[i],
+                    los_next: order.get(rank + 1).map(|&j| ratings.los[i][j]),
+                }
+            })
+            .collect();
+        Standings {
+            games: scored,
+            ranking,
+            engines: names.to_vec(),
+            cross,
+            ratings,
+        }
+    }
+
+    /// The standings as text: ranking with ratings, then the cross table.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let width = self
+            .engines
+            .iter()
+            .map(|n| n.len())
+            .max()
+            .unwrap_or(4)
+            .max(6);
+        let _ = writeln!(
+            out,
+            "Ratings (Bradley-Terry, joint maximum likelihood, draws = half points; ± 95%){}",
+            if self.ratings.prior {
+                "; one virtual draw per pairing added (someone won or lost every game)"
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(
+            out,
+            "{:>4} {:<width$} {:>8} {:>8} {:>6} {:>7} {:>6} {:>18} {:>9}",
+            "rank", "engine", "elo", "±", "games", "points", "score", "W/D/L", "LOS next"
+        );
+        for (rank, s) in self.ranking.iter().enumerate() {
+            let score = if s.games > 0 {
+                format!("{:.1}%", 100.0 * s.points / s.games as f64)
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                out,
+                "{:>4} {:<width$} {:>+8.1} {:>8.1} {:>6} {:>7.1} {:>6} {:>18} {:>9}",
+                rank + 1,
+                s.name,
+                s.elo,
+                s.error,
+                s.games,
+                s.points,
+                score,
+                format!("{}/{}/{}", s.wins, s.draws, s.losses),
+                s.los_next
+                    .map_or("-".into(), |l| format!("{:.1}%", l * 100.0))
+            );
+        }
+        let _ = writeln!(
+            out,
+            "Cross table (row's points against column, of games played):"
+        );
+        let cell = 11;
+        let width = width + 1 + self.engines.len().to_string().len() + 1;
+        let _ = write!(out, "{:<width$}", "");
+        for (j, _) in self.engines.iter().enumerate() {
+            let _ = write!(out, " {:>cell$}", format!("#{}", j + 1));
+        }
+        let _ = writeln!(out);
+        for (i, name) in self.engines.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", format!("#{} {name}", i + 1));
+            for j in 0..self.engines.len() {
+                let [w, d, l] = self.cross[i][j];
+                let games = w + d + l;
+                let text = if i == j {
+                    "-".to_string()
+                } else if games == 0 {
+                    ".".to_string()
+                } else {
+                    format!("{}/{games}", w as f64 + d as f64 / 2.0)
+                };
+                let _ = write!(out, " {text:>cell$}");
+            }
+            let _ = writeln!(out);
+        }
+        out
+    }
+}
+
+fn points_of_p1(g: &GameRecord) -> Option<f64> {
+    match g.result.as_str() {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// What `arena merge` reads: the shards' journals of one tournament.
+///
+/// # Errors
+/// Journals of different tournaments, the same shard or game twice, unreadable files.
+pub fn merge(
+    paths: &[PathBuf],
+) -> anyhow::Result<(Header, Vec<GameRecord>, BTreeMap<String, usize>)> {
+    let mut header: Option<Header> = None;
+    let mut games: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    let mut seen_shards: BTreeMap<String, usize> = BTreeMap::new();
+    for path in paths {
+        let contents = read_journal(path)?;
+        let Some(h) = contents.header else {
+            bail!("{}: empty journal", path.display());
+        };
+        if let Some(first) = &header {
+            if first.fingerprint != h.fingerprint {
+                bail!(
+                    "{} is from another tournament (fingerprint {} vs {})",
+                    path.display(),
+                    h.fingerprint,
+                    first.fingerprint
+                );
+            }
+        }
+        if let Some(first) = &header {
+            if first.shard.count != h.shard.count {
+                bail!(
+                    "{} holds shard {} but another journal holds shard {}: merge the shards of one split (same N)",
+                    path.display(),
+                    h.shard,
+                    first.shard
+                );
+            }
+        }
+        let shard = h.shard.to_string();
+        if seen_shards.contains_key(&shard) {
+            bail!("{}: shard {shard} given twice", path.display());
+        }
+        seen_shards.insert(shard, contents.games.len());
+        for g in contents.games {
+            if games.contains_key(&g.game) {
+                bail!(
+                    "{}: game {} is also in another journal",
+                    path.display(),
+                    g.game
+                );
+            }
+            games.insert(g.game, g);
+        }
+        header.get_or_insert(h);
+    }
+    let Some(header) = header else {
+        bail!("arena merge needs at least one journal");
+    };
+    Ok((header, games.into_values().collect(), seen_shards))
+}
+
+/// The words of one engine object of a `--config` file, as `--engine` would take them.
+///
+/// # Errors
+/// A value that is not a string, number or boolean (or list/object where allowed).
+pub fn config_engine_words(engine: &serde_json::Value, at: &str) -> anyhow::Result<Vec<String>> {
+    let serde_json::Value::Object(map) = engine else {
+        bail!("{at}: an engine must be an object of key: value");
+    };
+    let text = |v: &serde_json::Value, key: &str| -> anyhow::Result<String> {
+        match v {
+            serde_json::Value::String(s) => Ok(s.clone()),
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            serde_json::Value::Bool(b) => Ok(b.to_string()),
+            _ => bail!("{at}: '{key}' must be a string or a number"),
+        }
+    };
+    let mut words = Vec::new();
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("options" | "env", serde_json::Value::Object(inner)) => {
+                let prefix = if key == "options" { "option" } else { "env" };
+                for (k, v) in inner {
+                    words.push(format!("{prefix}.{k}={}", text(v, k)?));
+                }
+            }
+            ("args", serde_json::Value::Array(list)) => {
+                let quoted: anyhow::Result<Vec<String>> = list
+                    .iter()
+                    .map(|a| {
+                        let a = text(a, "args")?;
+                        Ok(if a.contains('\'') {
+                            format!("\"{}\"", a.replace('\\', "\\\\").replace('"', "\\\""))
+                        } else {
+                            format!("'{a}'")
+                        })
+                    })
+                    .collect();
+                words.push(format!("args={}", quoted?.join(" ")));
+            }
+            (key, value) => words.push(format!("{key}={}", text(value, key)?)),
+        }
+    }
+    Ok(words)
+}
+
+/// Writes the standings as pretty JSON with the tournament's fingerprint.
+///
+/// # Errors
+/// Failing to create or write the file.
+pub fn write_standings(path: &Path, header: &Header, standings: &Standings) -> anyhow::Result<()> {
+    let value = serde_json::json!({
+        "fingerprint": header.fingerprint,
+        "games_scheduled": header.games,
+        "standings": standings,
+    });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&value)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairings() {
+        assert_eq!(
+            Format::RoundRobin.pairings(4),
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(Format::Gauntlet.pairings(4), vec![(0, 1), (0, 2), (0, 3)]);
+    }
+
+    #[test]
+    fn shards_partition_the_pairs() {
+        let shards: Vec<Shard> = (1..=3)
+            .map(|k| Shard::parse(&format!("{k}/3")).unwrap())
+            .collect();
+        for pair in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.has_pair(pair)).count(), 1);
+        }
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hand_worked_standings() {
+        // Three engines; A beats B twice, A-C drawn twice, B-C one win each.
+        let names: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
+        let g = |p1: usize, p2: usize, result: &str| -> GameRecord {
+            let mut r: GameRecord = serde_json::from_value(serde_json::json!({
+                "version": 1, "run": "t", "game": 0, "pair": 0, "spec": "tictactoe",
+                "p1": {"name": "x", "engine": p1, "tc": "d1"},
+                "p2": {"name": "y", "engine": p2, "tc": "d1"},
+                "opening": {"position": null, "moves": []}, "moves": [],
+                "result": result, "winner": null, "termination": {"kind": "normal"},
+                "reason": "", "final_position": "", "started_unix_ms": 0, "duration_ms": 0
+            }))
+            .unwrap();
+            r.game = 0;
+            r
+        };
+        let games = vec![
+            g(0, 1, "1-0"),
+            g(1, 0, "0-1"),
+            g(0, 2, "1/2-1/2"),
+            g(2, 0, "1/2-1/2"),
+            g(1, 2, "1-0"),
+            g(2, 1, "1-0"),
+            g(2, 1, "*"),
+        ];
+        let s = Standings::of(&names, &games);
+        assert_eq!(s.games, 6);
+        assert_eq!(s.cross[0][1], [2, 0, 0]);
+        assert_eq!(s.cross[1][0], [0, 0, 2]);
+        assert_eq!(s.cross[0][2], [0, 2, 0]);
+        assert_eq!(s.cross[1][2], [1, 0, 1]);
+        assert_eq!(s.ranking[0].name, "A");
+        assert_eq!(s.ranking[0].points, 3.0);
+        // B scored against C, C against A: everyone reaches everyone, a finite maximum.
+        assert!(!s.ratings.prior);
+        assert!(s.ratings.elo[0] > s.ratings.elo[2] && s.ratings.elo[2] > s.ratings.elo[1]);
+    }
+}
