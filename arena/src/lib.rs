@@ -13,6 +13,7 @@ pub mod process;
 pub mod ratings;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;

@@ -46,6 +46,29 @@ enum Command {
     Tournament(TournamentArgs),
     /// Join the journals of a tournament's shards into one set of standings.
     Merge(MergeArgs),
+    /// Write a self-contained HTML report (SVG charts of nodes, depth, time and score per
+    /// move for each engine configuration, standings with error bars) from a journal.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// The journal to read (one JSON game record per line).
+    journal: PathBuf,
+    /// Where to write the page.
+    #[arg(short, long, default_value = "report.html")]
+    output: PathBuf,
+}
+
+/// `arena report`: reads the journal through the record types and writes the page.
+fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let records = arena::record::read_journal(&args.journal)
+        .with_context(|| format!("cannot read journal {}", args.journal.display()))?;
+    let title = format!("Arena report: {}", args.journal.display());
+    std::fs::write(&args.output, arena::report::render(&title, &records))
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("{} games -> {}", records.len(), args.output.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args, Debug)]
@@ -617,7 +640,7 @@ fn main() -> ExitCode {
     let args = match &mut cli.command {
         Command::Match(args) => Some(args),
         Command::Tournament(t) => Some(&mut t.common),
-        Command::Merge(_) => None,
+        Command::Merge(_) | Command::Report(_) => None,
     };
     if let (Some(args), Some((_, sub))) = (args, matches.subcommand()) {
         if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
@@ -651,6 +674,7 @@ fn main() -> ExitCode {
                 }
             }
             Command::Merge(args) => merge(args),
+            Command::Report(args) => report(&args),
         }
     });
     match result {
