@@ -824,6 +824,7 @@ impl Engine {
                 }
                 self.emit(Reply::GamesOk);
             }
+            Command::Solve { movetime } => self.solve(movetime),
             Command::Eval => match self.session.eval() {
                 Some((cp, heuristic)) => self.emit(Reply::Eval {
                     cp,
@@ -888,6 +889,37 @@ impl Engine {
         }
     }
 
+    /// `solve`: proves the value of the current position on the search thread, so that
+    /// `stop` and `isready` are answered meanwhile; one `solution` line at the end.
+    fn solve(&mut self, movetime: Option<u64>) {
+        let Some(position) = self.session.position() else {
+            self.emit(no_position());
+            return;
+        };
+        let spec = self.session.spec().to_string();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let sink = Arc::clone(&self.sink);
+        let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
+        let handle = std::thread::spawn(move || {
+            let limit = movetime.map(Duration::from_millis);
+            let solved = crate::solve::solve(
+                &spec,
+                Some(&position),
+                crate::solve::Method::Auto,
+                limit,
+                thread_stop,
+            );
+            let reply = match solved {
+                Ok(report) => solution_reply(&report),
+                Err(message) => error(ErrorCode::BadPosition, message).into(),
+            };
+            thread_done.store(true, Ordering::SeqCst);
+            sink(reply);
+        });
+        self.search = Some(RunningSearch { stop, done, handle });
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
         let lower = name.trim().to_ascii_lowercase();
         let mut options = self.options.clone();
@@ -949,6 +981,28 @@ impl Engine {
             .map_err(|m| error(ErrorCode::BadValue, format!("option Heuristic: {m}")))?;
         self.options = options;
         Ok(())
+    }
+}
+
+/// The `solution` line of a solve report.
+fn solution_reply(report: &crate::solve::SolveReport) -> Reply {
+    use crate::solve::Verdict;
+    let (result, plies) = match report.verdict {
+        Some(Verdict::Win(p)) => ("win", p),
+        Some(Verdict::Loss(p)) => ("loss", p),
+        Some(Verdict::Draw) => ("draw", None),
+        None => ("unknown", None),
+    };
+    Reply::Solution {
+        result: result.to_string(),
+        plies,
+        mv: report
+            .best_move
+            .clone()
+            .filter(|_| report.verdict.is_some()),
+        method: report.method.to_string(),
+        nodes: report.nodes,
+        time_ms: report.elapsed.as_millis() as u64,
     }
 }
 

@@ -1,10 +1,14 @@
 //! `agon solve`: the Clobber region solver against an independent brute-force negamax,
-//! the two solve methods against each other, and hand-worked values.
+//! the two solve methods against each other, hand-worked values, and the protocol's
+//! `solve` (answers `isready` meanwhile, `stop` ends it).
+
+mod common;
 
 use std::collections::HashMap;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use agon::game::Game;
 use agon::games::clobber::solve::Solver;
@@ -221,4 +225,37 @@ fn cli_reports_and_refuses() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("result: unknown"), "{text}");
+}
+
+#[test]
+fn protocol_solve_runs_beside_isready_and_stops() {
+    let mut engine = common::EngineProcess::start();
+    engine.send("setoption name Game value clobber rows=6 cols=8");
+    engine.send("position startpos");
+    engine.send("solve");
+    // Still answering while it proves.
+    engine.send("isready");
+    let lines = engine.until("readyok", Duration::from_secs(5));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("solution")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    let lines = engine.until("solution", Duration::from_secs(5));
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("solution unknown method regions nodes "),
+        "{last}"
+    );
+    // A proof that finishes on its own, then the engine is idle again.
+    engine.send("setoption name Game value clobber rows=2 cols=3");
+    engine.send("position startpos");
+    engine.send("solve");
+    let lines = engine.until("solution", Duration::from_secs(20));
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("solution win move ") || last.starts_with("solution loss method"),
+        "{last}"
+    );
+    assert_eq!(engine.ask("moves").len(), 1);
 }

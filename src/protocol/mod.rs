@@ -227,6 +227,11 @@ pub enum Command {
     Games,
     /// `eval`: static evaluation of the current position.
     Eval,
+    /// `solve [movetime <ms>]`: prove the value of the current position.
+    Solve {
+        /// Give up after this many milliseconds (`solution unknown`).
+        movetime: Option<u64>,
+    },
 }
 
 /// The type and bounds of an option the engine advertises.
@@ -439,6 +444,22 @@ pub enum Reply {
     Game(String),
     /// `gamesok`: end of the game list.
     GamesOk,
+    /// `solution <win|loss|draw|unknown> [plies <n>] [move <m>] method <m> nodes <n> time <ms>`:
+    /// the answer to `solve`, from the side to move's view.
+    Solution {
+        /// `win`, `loss`, `draw` or `unknown` (not proved in time).
+        result: String,
+        /// Distance in plies, when the method gives it.
+        plies: Option<u32>,
+        /// A best move (a winning one after `win`).
+        mv: Option<String>,
+        /// `search` or `regions`.
+        method: String,
+        /// Nodes visited.
+        nodes: u64,
+        /// Milliseconds taken.
+        time_ms: u64,
+    },
     /// `eval cp <n> heuristic <name>`.
     Eval {
         /// Static evaluation, side to move's view, in centi-units.
@@ -628,6 +649,13 @@ impl fmt::Display for Command {
             Command::Show => f.write_str("show"),
             Command::Games => f.write_str("games"),
             Command::Eval => f.write_str("eval"),
+            Command::Solve { movetime } => {
+                f.write_str("solve")?;
+                if let Some(ms) = movetime {
+                    write!(f, " movetime {ms}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -750,6 +778,27 @@ impl fmt::Display for Reply {
                 write_text(f, text)
             }
             Reply::GamesOk => f.write_str("gamesok"),
+            Reply::Solution {
+                result,
+                plies,
+                mv,
+                method,
+                nodes,
+                time_ms,
+            } => {
+                write!(f, "solution {}", OneLine(result))?;
+                if let Some(p) = plies {
+                    write!(f, " plies {p}")?;
+                }
+                if let Some(m) = mv {
+                    write!(f, " move {}", OneLine(m))?;
+                }
+                write!(
+                    f,
+                    " method {} nodes {nodes} time {time_ms}",
+                    OneLine(method)
+                )
+            }
             Reply::Eval { cp, heuristic } => {
                 write!(f, "eval cp {cp}")?;
                 if !heuristic.is_empty() {

@@ -221,6 +221,7 @@ fn command_line(input: &str) -> Res<'_, Command> {
         "show" => args(bare(Command::Show)).parse(rest),
         "games" => args(bare(Command::Games)).parse(rest),
         "eval" => args(bare(Command::Eval)).parse(rest),
+        "solve" => args(solve).parse(rest),
         _ => Err(nom::Err::Error(Fail::from_error_kind(
             input,
             ErrorKind::Tag,
@@ -409,6 +410,17 @@ fn perft(input: &str) -> Res<'_, Command> {
     Ok((rest, Command::Perft { depth, divide }))
 }
 
+/// `solve [movetime <ms>]`.
+fn solve(input: &str) -> Res<'_, Command> {
+    match word("movetime").parse(input) {
+        Ok((rest, _)) => {
+            let (rest, ms) = number::<u64>(rest, "movetime")?;
+            Ok((rest, Command::Solve { movetime: Some(ms) }))
+        }
+        Err(_) => Ok((input, Command::Solve { movetime: None })),
+    }
+}
+
 /// `debug on|off`.
 fn debug(input: &str) -> Res<'_, Command> {
     match arg(input) {
@@ -459,6 +471,7 @@ fn reply_line(input: &str) -> Res<'_, Reply> {
         "error" => lenient(error).parse(rest),
         "divide" => lenient(divide).parse(rest),
         "perft" => lenient(perft_reply).parse(rest),
+        "solution" => lenient(solution).parse(rest),
         "moves" => lenient(many0(arg))
             .map(|moves| Reply::Moves(moves.into_iter().map(str::to_string).collect()))
             .parse(rest),
@@ -839,6 +852,57 @@ fn perft_reply(input: &str) -> Res<'_, Reply> {
             nodes,
             time_ms,
             nps,
+        },
+    ))
+}
+
+/// `solution <result> [plies <n>] [move <m>] method <m> nodes <n> time <ms>`, keys after
+/// the result in any order, unknown keys with one value skipped.
+fn solution(input: &str) -> Res<'_, Reply> {
+    let (mut input, result) = arg(input)?;
+    let (mut plies, mut mv, mut method, mut nodes, mut time_ms) = (None, None, None, 0, 0);
+    while let Ok((rest, key)) = arg(input) {
+        input = match key {
+            "plies" => {
+                let (rest, n) = number(rest, key)?;
+                plies = Some(n);
+                rest
+            }
+            "move" => {
+                let (rest, m) = arg(rest)?;
+                mv = Some(m.to_string());
+                rest
+            }
+            "method" => {
+                let (rest, m) = arg(rest)?;
+                method = Some(m.to_string());
+                rest
+            }
+            "nodes" => {
+                let (rest, n) = number(rest, key)?;
+                nodes = n;
+                rest
+            }
+            "time" => {
+                let (rest, n) = number(rest, key)?;
+                time_ms = n;
+                rest
+            }
+            _ => arg(rest).map_or(rest, |(after, _)| after),
+        };
+    }
+    let Some(method) = method else {
+        return failure(input, "missing method");
+    };
+    Ok((
+        input,
+        Reply::Solution {
+            result: result.to_string(),
+            plies,
+            mv,
+            method,
+            nodes,
+            time_ms,
         },
     ))
 }

@@ -170,6 +170,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Show),
         Just(Command::Games),
         Just(Command::Eval),
+        option::of(any::<u64>()).prop_map(|movetime| Command::Solve { movetime }),
     ]
 }
 
@@ -247,6 +248,24 @@ fn reply() -> impl Strategy<Value = Reply> {
         Just(Reply::GamesOk),
         (any::<i32>(), prop_oneof![Just(String::new()), word()])
             .prop_map(|(cp, heuristic)| Reply::Eval { cp, heuristic }),
+        (
+            select(vec!["win", "loss", "draw", "unknown"]),
+            option::of(any::<u32>()),
+            option::of(move_token()),
+            select(vec!["search", "regions"]),
+            any::<u64>(),
+            any::<u64>()
+        )
+            .prop_map(
+                |(result, plies, mv, method, nodes, time_ms)| Reply::Solution {
+                    result: result.to_string(),
+                    plies,
+                    mv,
+                    method: method.to_string(),
+                    nodes,
+                    time_ms,
+                }
+            ),
     ]
 }
 
