@@ -622,15 +622,14 @@ impl Solver {
                     return Ok(true);
                 }
                 // Fewest moves left for the opponent first (in Clobber both sides have
-                // the same number of moves, so this is also the mover's own count), then
-                // children whose small-group value already favours the mover. Measured on
-                // 4x6: 2.6M nodes against 11.3M in generation order.
-                let pairs: i32 = child.iter().map(|&r| mobility(r, mover.other())).sum();
-                let favoured = match mover {
-                    Side::First => self.games.le(ZERO, child_value),
-                    Side::Second => self.games.le(child_value, ZERO),
-                };
-                let score = i32::from(favoured) - pairs;
+                // the same number of moves, so this is also the mover's own count).
+                // Measured on 4x6: 2.87M nodes against 11.3M in generation order; also
+                // preferring children whose small-group value favours the mover saved
+                // 9% of the nodes but cost more time in comparisons (5.4 s against 3.9 s).
+                let score = -child
+                    .iter()
+                    .map(|&r| mobility(r, mover.other()))
+                    .sum::<i32>();
                 children.push((score, child, child_value));
             }
         }
