@@ -439,6 +439,7 @@ impl<G: Game> Session for GameSession<G> {
                             hashfull: info.hashfull,
                             pv: Self::format_line(&root, &info.pv),
                             string: None,
+                            mate_scores: false,
                         }));
                     };
                     // With learning, half the time goes to the main search and half to
@@ -559,6 +560,10 @@ pub struct Engine {
     session: Box<dyn Session>,
     search: Option<RunningSearch>,
     learn: Option<SharedStore>,
+    /// The `HalfKomi` option: twice Black's komi in Tak games started by `teinewgame`.
+    half_komi: i32,
+    /// Set by the `tei` handshake: `info` scores are written as `mate <moves>`.
+    tei: Arc<AtomicBool>,
 }
 
 /// The options the engine advertises, in handshake order.
@@ -599,6 +604,14 @@ pub fn option_declarations() -> Vec<OptionDecl> {
                 default: d.hash_mb as i64,
                 min: 1,
                 max: 4096,
+            },
+        },
+        OptionDecl {
+            name: "HalfKomi".into(),
+            kind: OptionType::Spin {
+                default: 0,
+                min: -10,
+                max: 10,
             },
         },
         OptionDecl {
@@ -660,12 +673,23 @@ impl Engine {
         let options = EngineOptions::default();
         let spec = GameSpec::parse("tictactoe").expect("built-in game");
         let session = new_session(&spec, &options, None).expect("built-in game");
+        let tei = Arc::new(AtomicBool::new(false));
+        let tei_flag = Arc::clone(&tei);
+        let sink: Sink = Arc::new(move |reply| match reply {
+            Reply::Info(mut info) if tei_flag.load(Ordering::Relaxed) => {
+                info.mate_scores = true;
+                sink(Reply::Info(info))
+            }
+            other => sink(other),
+        });
         Engine {
             sink,
             options,
             session,
             search: None,
             learn: None,
+            half_komi: 0,
+            tei,
         }
     }
 
@@ -690,6 +714,20 @@ impl Engine {
         self.session.set_learn(self.learn.clone());
         self.options = options;
         Ok(())
+    }
+
+    /// Switches to Tak of `size` with the `HalfKomi` option (`teinewgame <size>`, `tei`).
+    fn set_tak(&mut self, size: u32) -> Result<(), EngineError> {
+        if !(3..=8).contains(&size) {
+            return Err(error(
+                ErrorCode::BadValue,
+                format!("teinewgame {size}: Tak is played on sizes 3 to 8"),
+            ));
+        }
+        self.set_game(
+            &format!("tak size={size} halfkomi={}", self.half_komi),
+            None,
+        )
     }
 
     fn emit(&self, reply: impl Into<Reply>) {
@@ -752,11 +790,11 @@ impl Engine {
                     self.emit(Reply::Option(decl));
                 }
                 self.emit(Reply::HelloOk(dialect));
-                if dialect == Dialect::Tei {
-                    self.emit(error(
-                        ErrorCode::UnknownGame,
-                        "Tak is not available yet in this build",
-                    ));
+                self.tei.store(dialect == Dialect::Tei, Ordering::Relaxed);
+                if dialect == Dialect::Tei && self.session.spec().name != "tak" {
+                    if let Err(reply) = self.set_tak(5) {
+                        self.emit(reply);
+                    }
                 }
             }
             _ if busy => {
@@ -773,15 +811,14 @@ impl Engine {
                     self.emit(reply);
                 }
             }
-            Command::NewGame { size, .. } => {
-                if size.is_some() {
-                    self.emit(error(
-                        ErrorCode::UnknownGame,
-                        "teinewgame: Tak is not available yet in this build",
-                    ));
+            Command::NewGame { size, .. } => match size {
+                Some(size) => {
+                    if let Err(reply) = self.set_tak(size) {
+                        self.emit(reply);
+                    }
                 }
-                self.session.new_game();
-            }
+                None => self.session.new_game(),
+            },
             Command::Position { position, moves } => {
                 if let Err(reply) = self.session.set_position(&position, &moves) {
                     self.emit(reply);
@@ -941,6 +978,19 @@ impl Engine {
                 };
             }
             "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
+            "halfkomi" => {
+                self.half_komi = parse_spin("HalfKomi", value, -10, 10)? as i32;
+                // A Tak game in progress takes the new komi (its size and variant stay).
+                let spec = self.session.spec();
+                if spec.name == "tak" {
+                    let text = format!(
+                        "tak size={} halfkomi={} line={}",
+                        spec.values[0], self.half_komi, spec.values[2]
+                    );
+                    return self.set_game(&text, None);
+                }
+                return Ok(());
+            }
             "depth" => options.depth = parse_spin("Depth", value, 1, 64)? as u32,
             "moveoverhead" => options.move_overhead = parse_spin("MoveOverhead", value, 0, 5000)? as u64,
             "level" => {
@@ -972,7 +1022,7 @@ impl Engine {
             _ => {
                 return Err(error(
                     ErrorCode::UnknownOption,
-                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, Depth, MoveOverhead, Level, LearnFile)", name.trim()),
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile)", name.trim()),
                 ))
             }
         }

@@ -274,6 +274,20 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         &[]
     }
 
+    /// The number of legal moves (perft's last ply). The default generates them into
+    /// `buffer`; a game may count without generating.
+    fn count_moves(&self, buffer: &mut Vec<Self::Move>) -> u64 {
+        buffer.clear();
+        self.generate_moves(buffer);
+        buffer.len() as u64
+    }
+
+    /// A game-specific code for how the game ended (Tak's PTN result `R-0`, `0-F`, ...),
+    /// for records that want more than win/loss/draw. Default: none.
+    fn result_detail(&self) -> Option<String> {
+        None
+    }
+
     /// A cheap ordering hint for a move: larger is tried first. Default: all equal.
     fn move_order_hint(&self, _mv: Self::Move) -> i32 {
         0

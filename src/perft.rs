@@ -15,11 +15,11 @@ fn perft_inner<G: Game>(pos: &mut G, depth: u32, buffers: &mut [Vec<G::Move>]) -
         return 1;
     }
     let (this, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    if depth == 1 {
+        return pos.count_moves(this);
+    }
     this.clear();
     pos.generate_moves(this);
-    if depth == 1 {
-        return this.len() as u64;
-    }
     let mut total = 0;
     for &mv in this.iter() {
         let undo = pos.make_move(mv);

@@ -7,6 +7,7 @@
 pub mod clobber;
 pub mod halma;
 pub mod mnk;
+pub mod tak;
 
 use std::fmt;
 
@@ -23,7 +24,7 @@ pub trait GameVisitor {
 }
 
 /// The canonical names of all games, in the order they are listed.
-pub const GAME_NAMES: &[&str] = &["mnk", "clobber", "halma"];
+pub const GAME_NAMES: &[&str] = &["mnk", "clobber", "halma", "tak"];
 
 /// Runs `visitor` with the game called `name` (canonical name only); `None` if unknown.
 pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
@@ -31,6 +32,7 @@ pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
         mnk::Mnk::NAME => visitor.visit::<mnk::Mnk>(),
         clobber::Clobber::NAME => visitor.visit::<clobber::Clobber>(),
         halma::Halma::NAME => visitor.visit::<halma::Halma>(),
+        tak::Tak::NAME => visitor.visit::<tak::Tak>(),
 
         _ => return None,
     })
@@ -43,6 +45,7 @@ pub type Alias = (&'static str, &'static str, &'static [(&'static str, i64)]);
 pub const ALIASES: &[Alias] = &[
     ("tictactoe", "mnk", &[("m", 3), ("n", 3), ("k", 3)]),
     ("gomoku", "mnk", &[("m", 15), ("n", 15), ("k", 5)]),
+    ("tak4line", "tak", &[("size", 4), ("line", 1)]),
 ];
 
 /// A game name with its parameter values, validated against the game's [`ParamSpec`]s.
@@ -258,6 +261,8 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     fn play(&mut self, text: &str) -> Result<String, MoveError>;
     /// How the game ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
+    /// The game's own code for how it ended (Tak: the PTN result `R-0`, `0-F`, ...).
+    fn result_detail(&self) -> Option<String>;
     /// The canonical position string.
     fn position(&self) -> String;
     /// The text board.
@@ -300,6 +305,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+    fn result_detail(&self) -> Option<String> {
+        self.0.result_detail()
     }
     fn position(&self) -> String {
         self.0.format_position()

@@ -297,6 +297,9 @@ pub struct Info {
     pub pv: Vec<String>,
     /// Free text (`string`, always last on the line).
     pub string: Option<String>,
+    /// Write `win`/`loss` scores as UCI's `mate <moves>` (negative when losing), as TEI
+    /// controllers expect. Not read back: a parsed `mate` score becomes `win`/`loss`.
+    pub mate_scores: bool,
 }
 
 /// The machine-readable code of an `error` reply.
@@ -707,8 +710,15 @@ impl fmt::Display for Info {
         if let Some(seldepth) = self.seldepth {
             write!(f, " seldepth {seldepth}")?;
         }
-        if let Some(score) = self.score {
-            write!(f, " score {score}")?;
+        match self.score {
+            Some(Score::Win(plies)) if self.mate_scores => {
+                write!(f, " score mate {}", plies.div_ceil(2))?
+            }
+            Some(Score::Loss(plies)) if self.mate_scores => {
+                write!(f, " score mate -{}", plies.div_ceil(2))?
+            }
+            Some(score) => write!(f, " score {score}")?,
+            None => {}
         }
         let numbers = [
             ("nodes", self.nodes),

@@ -213,6 +213,7 @@ fn info() -> impl Strategy<Value = Info> {
                 hashfull,
                 pv,
                 string,
+                mate_scores: false,
             },
         )
 }

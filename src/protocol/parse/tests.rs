@@ -885,6 +885,7 @@ fn info_lines() {
             hashfull: Some(3),
             pv: strings(&["b2", "a1", "c3"]),
             string: None,
+            mate_scores: false,
         })
     );
     assert_eq!(
@@ -941,8 +942,23 @@ fn info_lines_from_other_engines() {
             hashfull: Some(345),
             pv: strings(&["e2e4", "e7e5", "g1f3"]),
             string: None,
+            mate_scores: false,
         })
     );
+    // TEI output writes win/loss as mate in moves, and reads back to the same plies.
+    for score in [Score::Win(1), Score::Win(5), Score::Loss(2), Score::Loss(4)] {
+        let line = Reply::Info(Info {
+            score: Some(score),
+            mate_scores: true,
+            ..Info::default()
+        })
+        .to_string();
+        assert!(line.starts_with("info score mate "), "{line}");
+        match new_reply(&line) {
+            Reply::Info(info) => assert_eq!(info.score, Some(score), "{line}"),
+            other => panic!("{other:?}"),
+        }
+    }
     // UCI mate scores are in moves: mate in 3 = win in 5 plies, mated in 2 = loss in 4.
     let score = |line: &str| match new_reply(line) {
         Reply::Info(info) => info.score,

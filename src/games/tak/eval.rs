@@ -1,0 +1,240 @@
+//! Tak heuristics.
+//!
+//! `roads` (the default) knows what decides Tak games: how many placements each player
+//! still needs for a road (a breadth-first search over bitboards, through the player's
+//! flats and capstones at no cost and empty squares at cost 1), immediate road threats
+//! ("tak") and double threats, the flat count with komi, capstones and walls, and the
+//! pieces held under a player's stacks. `simple` is the formula simple student engines use:
+//! centre control + the longest chain (largest connected group of road pieces) + material
+//! (the flat count).
+
+use super::{Geometry, Tak, TakMove, CAP, FLAT, WALL};
+use crate::game::Side;
+
+/// The named Tak heuristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakHeuristic {
+    /// Road distance and threats, flats with komi, capstones, walls, stack control.
+    Roads,
+    /// Centre control + longest chain + flat count.
+    Simple,
+}
+
+/// Name table, default first.
+pub(super) const HEURISTICS: &[(&str, TakHeuristic)] = &[
+    ("roads", TakHeuristic::Roads),
+    ("simple", TakHeuristic::Simple),
+];
+
+/// Score of needing `d` more placements for a road (index = d, capped).
+const ROAD_DISTANCE: [i32; 9] = [0, 400, 160, 70, 30, 12, 5, 2, 0];
+
+/// Every square next to a square of `b`.
+#[inline]
+fn neighbours(g: &Geometry, b: u64) -> u64 {
+    (((b << 1) & !g.col_first) | ((b >> 1) & !g.col_last) | (b << g.n) | (b >> g.n)) & g.board
+}
+
+/// Grows `seed` through `mask` (the seed itself is kept).
+#[inline]
+fn grow(g: &Geometry, seed: u64, mask: u64) -> u64 {
+    let mut r = seed;
+    loop {
+        let next = r | (neighbours(g, r) & mask);
+        if next == r {
+            return r;
+        }
+        r = next;
+    }
+}
+
+/// Fewest empty squares `side` must fill to join `from` to `to` through its road pieces
+/// (None when walls, capstones and the opponent's pieces cut every path).
+fn distance_between(g: &Geometry, road: u64, empty: u64, from: u64, to: u64) -> Option<u32> {
+    let mut reach = grow(g, from & road, road);
+    let mut cost = 0;
+    loop {
+        if reach & to != 0 {
+            return Some(cost);
+        }
+        let next = grow(g, reach | ((neighbours(g, reach) | from) & empty), road);
+        if next == reach {
+            return None;
+        }
+        reach = next;
+        cost += 1;
+        if cost as usize > g.n {
+            return None;
+        }
+    }
+}
+
+/// Fewest placements `side` needs for a road, either direction.
+pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
+    let g = pos.geo;
+    let road = pos.road_pieces(side);
+    let empty = g.board & !pos.occupied();
+    let across = distance_between(g, road, empty, g.col_first, g.col_last);
+    let up = distance_between(g, road, empty, g.row_first, g.row_last);
+    match (across, up) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Empty squares on which a flat of `side` would complete a road at once.
+pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
+    let g = pos.geo;
+    let road = pos.road_pieces(side);
+    let mut candidates =
+        g.board & !pos.occupied() & (neighbours(g, road) | g.col_first | g.row_first);
+    let mut threats = 0;
+    let joins = |r: u64| {
+        (grow(g, r & g.col_first, r) & g.col_last != 0)
+            || (grow(g, r & g.row_first, r) & g.row_last != 0)
+    };
+    while candidates != 0 {
+        let sq = candidates & candidates.wrapping_neg();
+        candidates &= candidates - 1;
+        if joins(road | sq) {
+            threats |= sq;
+        }
+    }
+    threats
+}
+
+/// Centrality of a square: 0 on the edge, rising to the middle.
+#[inline]
+fn centrality(n: usize, sq: usize) -> i32 {
+    let (r, c) = ((sq / n) as i32, (sq % n) as i32);
+    let last = n as i32 - 1;
+    r.min(last - r) + c.min(last - c)
+}
+
+/// Size of the largest connected group of `road`.
+fn largest_group(g: &Geometry, mut road: u64) -> u32 {
+    let mut best = 0;
+    while road != 0 {
+        let seed = road & road.wrapping_neg();
+        let group = grow(g, seed, road);
+        best = best.max(group.count_ones());
+        road &= !group;
+    }
+    best
+}
+
+fn side_score(pos: &Tak, side: Side, to_move: bool) -> i32 {
+    let g = pos.geo;
+    let n = g.n;
+    let me = side.index();
+    let flats = pos.flats(side);
+    let tops = pos.tops[me];
+    let mut score = 0;
+    score += 60 * flats.count_ones() as i32;
+    score += 25 * (tops & pos.walls).count_ones() as i32;
+    score += 50 * (tops & pos.caps).count_ones() as i32;
+    // Pieces held under a player's tops: own ones are reserves for spreads, the
+    // opponent's are captives that cannot count for it.
+    let mut own = tops;
+    while own != 0 {
+        let sq = own.trailing_zeros() as usize;
+        own &= own - 1;
+        let h = pos.height(sq);
+        if h > 1 {
+            let theirs = (0..h - 1).filter(|&l| pos.colour_at(sq, l) != side).count() as i32;
+            let mine = (h - 1) as i32 - theirs;
+            score += 12 * mine.min(n as i32) + 8 * theirs.min(n as i32);
+        }
+        score += 3 * centrality(n, sq);
+    }
+    // Reserves in hand: a capstone not yet placed is still worth something.
+    score += 20 * i32::from(pos.caps_left[me]);
+    match road_distance(pos, side) {
+        Some(0) => score += 10_000,
+        Some(1) => {
+            let threats = road_threats(pos, side).count_ones();
+            score += if to_move {
+                // A threat with the move wins at once (if a flat is left to place).
+                3_000
+            } else if threats >= 2 {
+                900
+            } else {
+                ROAD_DISTANCE[1]
+            };
+        }
+        Some(d) => score += ROAD_DISTANCE[(d as usize).min(8)],
+        None => {}
+    }
+    score
+}
+
+pub(super) fn evaluate(pos: &Tak, heuristic: TakHeuristic) -> i32 {
+    let me = pos.to_move;
+    let them = me.other();
+    match heuristic {
+        TakHeuristic::Roads => {
+            let komi = pos.settings.half_komi * 30;
+            let white = side_score(pos, Side::First, me == Side::First);
+            let black = side_score(pos, Side::Second, me == Side::Second) + komi;
+            let value = white - black;
+            // Tempo: the side to move places the next piece.
+            (if me == Side::First { value } else { -value }) + 20
+        }
+        TakHeuristic::Simple => {
+            let g = pos.geo;
+            let part = |side: Side| {
+                let mut centre = 0;
+                let mut tops = pos.tops[side.index()];
+                while tops != 0 {
+                    let sq = tops.trailing_zeros() as usize;
+                    tops &= tops - 1;
+                    centre += centrality(g.n, sq);
+                }
+                10 * centre
+                    + 30 * largest_group(g, pos.road_pieces(side)) as i32
+                    + 50 * pos.flats(side).count_ones() as i32
+            };
+            part(me) - part(them)
+        }
+    }
+}
+
+/// Move ordering hint: placements next to own road pieces and wall/capstone blocks next
+/// to the opponent's, spreads that take over squares of the opponent.
+pub(super) fn order_hint(pos: &Tak, mv: TakMove) -> i32 {
+    let g = pos.geo;
+    let me = pos.to_move;
+    let sq = mv.square();
+    let bit = 1u64 << sq;
+    let near = neighbours(g, bit);
+    let mine = (near & pos.road_pieces(me)).count_ones() as i32;
+    let theirs = (near & pos.road_pieces(me.other())).count_ones() as i32;
+    if mv.is_place() {
+        return match mv.kind() {
+            FLAT => 20 + 6 * mine + 2 * theirs + centrality(g.n, sq),
+            CAP => 12 + 5 * theirs + 2 * mine,
+            WALL => 4 + 5 * theirs,
+            _ => 0,
+        };
+    }
+    // Spreads: squares whose top changes hands to the mover.
+    let mut gained = 0;
+    let mut at = sq as isize;
+    for _ in mv.drops() {
+        at += g.offset[mv.dir()];
+        let t = at as usize;
+        if let Some((owner, kind)) = pos.top(t) {
+            if owner != me {
+                gained += if kind == WALL { 3 } else { 2 };
+            }
+        } else {
+            gained += 1;
+        }
+    }
+    let cap_bonus = if pos.top(sq).map(|t| t.1) == Some(CAP) {
+        1
+    } else {
+        0
+    };
+    8 * gained + cap_bonus - mv.count() as i32
+}

@@ -1,0 +1,53 @@
+//! Hand-worked Tak positions; the perft, symmetry and random-playout checks are in
+//! tests/tak.rs.
+
+use super::*;
+
+fn pos(size: usize, tps: &str) -> Tak {
+    let settings = Tak::settings(&[size as i64, 0, 0]).unwrap();
+    Tak::parse_position(&settings, tps).unwrap()
+}
+
+#[test]
+fn drop_patterns_match_compositions() {
+    // Spreads of c pieces over at most d squares are the compositions of c into at most
+    // d parts: sum over k <= d of C(c-1, k-1).
+    fn binom(n: u32, k: u32) -> u32 {
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    }
+    let p = patterns();
+    for c in 1..=8u32 {
+        for d in 0..=8u32 {
+            let expected: u32 = (1..=d.min(c)).map(|k| binom(c - 1, k - 1)).sum();
+            assert_eq!(
+                u32::from(p.upto[c as usize][d as usize]),
+                expected,
+                "c={c} d={d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn capstone_flattens_only_alone() {
+    // a1 a black wall, b1 a white capstone on a white flat: the capstone alone may move
+    // onto a1 and flatten it, two pieces may not land there.
+    let p = pos(5, "x5/x5/x5/x5/2S,11C,x3 1 5");
+    let moves: Vec<String> = {
+        let mut v = Vec::new();
+        p.generate_moves(&mut v);
+        v.into_iter().map(|m| p.format_move(m)).collect()
+    };
+    assert!(moves.contains(&"b1<".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"2b1<".to_string()), "{moves:?}");
+    assert!(moves.contains(&"2b1>".to_string()), "{moves:?}");
+    assert!(moves.contains(&"2b1>11".to_string()), "{moves:?}");
+    let mut after = p.clone();
+    let mv = after.parse_move("b1<*").unwrap();
+    after.make_move(mv);
+    assert_eq!(after.format_position(), "x5/x5/x5/x5/21C,1,x3 2 5");
+    assert_eq!(
+        p.parse_move("2b1<").unwrap_err().to_string(),
+        "'2b1<' is illegal here: a1: cannot drop onto a wall (only a capstone moving alone flattens it)"
+    );
+}
