@@ -7,6 +7,7 @@ use agon::game::Game;
 use agon::games::clobber::Clobber;
 use agon::games::halma::Halma;
 use agon::games::mnk::{Mnk, MnkSettings};
+use agon::games::tak::Tak;
 use agon::games::GameSpec;
 use agon::zobrist::splitmix64;
 use proptest::prelude::*;
@@ -101,6 +102,14 @@ proptest! {
         let spec = ["halma size=8 limit=120", "halma size=8 strict=1 limit=60", "halma size=10 limit=60", "halma size=16 limit=40"][size];
         let spec = GameSpec::parse(spec).unwrap();
         playout_prop_with(&Halma::start(&spec.settings::<Halma>()), seed, true);
+    }
+
+    #[test]
+    fn tak_playouts(seed in any::<u64>(), size in 0usize..8) {
+        // Repetition draws are history the TPS cannot carry.
+        let spec = ["tak size=3", "tak size=4", "tak size=5", "tak size=6 halfkomi=4", "tak size=7", "tak size=8", "tak4line", "tak size=5 halfkomi=-3"][size];
+        let spec = GameSpec::parse(spec).unwrap();
+        playout_prop_with(&Tak::start(&spec.settings::<Tak>()), seed, true);
     }
 
     #[test]
