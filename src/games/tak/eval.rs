@@ -141,7 +141,14 @@ fn side_score(pos: &Tak, side: Side, to_move: bool) -> i32 {
         own &= own - 1;
         let h = pos.height(sq);
         if h > 1 {
-            let theirs = (0..h - 1).filter(|&l| pos.colour_at(sq, l) != side).count() as i32;
+            // Colour bits below the top: 1 = Black.
+            let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
+            let black = below.count_ones() as i32;
+            let theirs = if side == Side::First {
+                black
+            } else {
+                (h - 1) as i32 - black
+            };
             let mine = (h - 1) as i32 - theirs;
             score += 12 * mine.min(n as i32) + 8 * theirs.min(n as i32);
         }
@@ -220,7 +227,7 @@ pub(super) fn order_hint(pos: &Tak, mv: TakMove) -> i32 {
     // Spreads: squares whose top changes hands to the mover.
     let mut gained = 0;
     let mut at = sq as isize;
-    for _ in mv.drops() {
+    for _ in 0..mv.pattern().count_ones() {
         at += g.offset[mv.dir()];
         let t = at as usize;
         if let Some((owner, kind)) = pos.top(t) {
