@@ -133,6 +133,26 @@ fn side_score(pos: &Tak, side: Side, to_move: bool) -> i32 {
     score += 60 * flats.count_ones() as i32;
     score += 25 * (tops & pos.walls).count_ones() as i32;
     score += 50 * (tops & pos.caps).count_ones() as i32;
+    // Each group of road pieces by the rows or columns it spans (the square of the larger),
+    // a measure of road potential that also counts groups the distance search ignores.
+    {
+        let mut road = pos.road_pieces(side);
+        while road != 0 {
+            let seed = road & road.wrapping_neg();
+            let group = grow(g, seed, road);
+            road &= !group;
+            let (mut rows, mut cols) = (0u32, 0u32);
+            let mut b = group;
+            while b != 0 {
+                let sq = b.trailing_zeros() as usize;
+                b &= b - 1;
+                rows |= 1 << (sq / n);
+                cols |= 1 << (sq % n);
+            }
+            let span = rows.count_ones().max(cols.count_ones()) as i32;
+            score += 10 * span * span;
+        }
+    }
     // Pieces held under a player's tops: own ones are reserves for spreads, the
     // opponent's are captives that cannot count for it.
     let mut own = tops;
@@ -152,7 +172,7 @@ fn side_score(pos: &Tak, side: Side, to_move: bool) -> i32 {
             let mine = (h - 1) as i32 - theirs;
             score += 12 * mine.min(n as i32) + 8 * theirs.min(n as i32);
         }
-        score += 3 * centrality(n, sq);
+        score += 8 * centrality(n, sq);
     }
     // Reserves in hand: a capstone not yet placed is still worth something.
     score += 20 * i32::from(pos.caps_left[me]);
