@@ -200,6 +200,7 @@ impl EngineSpec {
                 env: self.env.clone(),
                 stderr_log: None,
                 stderr_cap: 0,
+                keep_python_buffered: false,
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),

@@ -6,6 +6,7 @@
 //! reader/writer) → [`referee`] (one game: clocks, rules from the `agon` library,
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
+pub mod check;
 pub mod client;
 pub mod clock;
 pub mod config;

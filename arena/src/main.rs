@@ -49,6 +49,78 @@ enum Command {
     /// Write a self-contained HTML report (SVG charts of nodes, depth, time and score per
     /// move for each engine configuration, standings with error bars) from a journal.
     Report(ReportArgs),
+    /// Check that one engine speaks the protocol: handshake, isready, options, unknown
+    /// commands, stop, legal moves, one bestmove per go, time limits, quit. Prints a report
+    /// with a hint per failure; exit status 0 when every required check passes, 1 if not.
+    Check(CheckArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The game to check the engine on.
+    #[arg(long, default_value = "tictactoe")]
+    game: String,
+    /// The handshake dialect: ugi, uci or tei.
+    #[arg(long, default_value = "ugi")]
+    proto: String,
+    /// Also write the report as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Deadline for replies that should come at once (handshake, readyok), ms.
+    #[arg(long, default_value_t = 2000)]
+    deadline_ms: u64,
+    /// movetime of the timed searches, ms.
+    #[arg(long, default_value_t = 300)]
+    movetime: u64,
+    /// Time a search may overrun its limit, ms.
+    #[arg(long, default_value_t = 200)]
+    margin_ms: u64,
+    /// Seed of the positions the engine is asked to move in.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Interpreter for a command ending in `.py`.
+    #[arg(long, default_value = "python3")]
+    python: String,
+    /// The engine command and its arguments, after `--`.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+/// `arena check`: runs the conformance checks and prints (and writes) the report.
+async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
+    let dialect = match args.proto.as_str() {
+        "ugi" => agon::protocol::Dialect::Ugi,
+        "uci" => agon::protocol::Dialect::Uci,
+        "tei" => agon::protocol::Dialect::Tei,
+        other => bail!("--proto '{other}': use ugi, uci or tei"),
+    };
+    if dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
+        bail!("--proto tei plays Tak only; the game is '{spec}'");
+    }
+    let engine =
+        arena::check::spawn_spec(&args.command, &args.python).map_err(anyhow::Error::msg)?;
+    let config = arena::check::CheckConfig {
+        spec,
+        engine,
+        dialect,
+        deadline: Duration::from_millis(args.deadline_ms),
+        movetime: args.movetime,
+        margin: Duration::from_millis(args.margin_ms),
+        seed: args.seed,
+    };
+    let report = arena::check::run_checks(&config).await;
+    print!("{}", report.text());
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(if report.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 #[derive(Args, Debug)]
@@ -249,6 +321,7 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         n => bail!("{n} engines given; a match takes two (--engine twice)"),
     };
     let mut engines = build_engines(&engine_words, &each)?;
+    check_dialects(&engines, &spec)?;
     if engines[0].name == engines[1].name {
         engines[0].name.push_str("-1");
         engines[1].name.push_str("-2");
@@ -422,6 +495,19 @@ fn referee_settings(args: &MatchArgs, spec: &GameSpec, run_dir: &Path) -> Refere
     }
 }
 
+/// TEI engines play Tak only: refuse another game before any process starts.
+fn check_dialects(engines: &[EngineConfig], spec: &GameSpec) -> anyhow::Result<()> {
+    for e in engines {
+        if e.dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
+            bail!(
+                "engine '{}' speaks TEI (proto=tei), which plays Tak only; the game is '{spec}'",
+                e.name
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Engine configurations from `--engine` word groups over the `--each` defaults.
 fn build_engines(groups: &[Vec<String>], each: &EngineSpec) -> anyhow::Result<Vec<EngineConfig>> {
     let default_tc = TimeControl::parse(DEFAULT_TC).expect("valid default");
@@ -476,6 +562,7 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let spec = GameSpec::parse(&game).with_context(|| format!("game '{game}'"))?;
     let each = EngineSpec::parse(&common.each)?;
     let engines = build_engines(&groups, &each)?;
+    check_dialects(&engines, &spec)?;
     for (i, e) in engines.iter().enumerate() {
         if engines[..i].iter().any(|o| o.name == e.name) {
             bail!(
@@ -640,7 +727,7 @@ fn main() -> ExitCode {
     let args = match &mut cli.command {
         Command::Match(args) => Some(args),
         Command::Tournament(t) => Some(&mut t.common),
-        Command::Merge(_) | Command::Report(_) => None,
+        Command::Merge(_) | Command::Report(_) | Command::Check(_) => None,
     };
     if let (Some(args), Some((_, sub))) = (args, matches.subcommand()) {
         if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
@@ -675,6 +762,7 @@ fn main() -> ExitCode {
             }
             Command::Merge(args) => merge(args),
             Command::Report(args) => report(&args),
+            Command::Check(args) => check(&args).await,
         }
     });
     match result {

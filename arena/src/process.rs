@@ -217,6 +217,9 @@ pub struct SpawnSpec {
     pub stderr_log: Option<PathBuf>,
     /// Bytes of stderr kept in the log; the rest is drained and dropped.
     pub stderr_cap: u64,
+    /// Leave Python's output buffering alone (`arena check` does, to find bots that do not
+    /// flush); otherwise `PYTHONUNBUFFERED=1` is set.
+    pub keep_python_buffered: bool,
 }
 
 /// A running engine process, leader of its own process group.
@@ -243,8 +246,12 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .env("PYTHONUNBUFFERED", "1")
             .process_group(0);
+        if spec.keep_python_buffered {
+            command.env_remove("PYTHONUNBUFFERED");
+        } else {
+            command.env("PYTHONUNBUFFERED", "1");
+        }
         for (key, value) in &spec.env {
             command.env(key, value);
         }

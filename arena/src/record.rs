@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use agon::game::{Outcome, Side};
+use agon::games::GameSpec;
 use agon::protocol::Score;
 use serde::{Deserialize, Serialize};
 
@@ -351,6 +352,9 @@ pub struct GameRecord {
     pub opening: OpeningRecord,
     /// Every move, opening moves first (marked `book`).
     pub moves: Vec<MoveRecord>,
+    /// The game's own result code when its rules ended it (Tak's PTN `R-0`, `0-F`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_detail: Option<String>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` when interrupted.
     pub result: String,
     /// The winner's seat, if any.
@@ -374,6 +378,9 @@ pub struct GameRecord {
     /// The transcript file, relative to the output directory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_file: Option<String>,
+    /// The PTN file of a Tak game, relative to the output directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptn_file: Option<String>,
     /// Things worth knowing that did not end the game (ignored lines, engine warnings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -594,6 +601,105 @@ pub fn game_text(record: &GameRecord, final_board: &[String]) -> String {
     out
 }
 
+/// A PTN game file (Portable Tak Notation, https://ustak.org/portable-tak-notation/) of a
+/// Tak game, for PTN viewers such as PTN Ninja: tags, then numbered move pairs.
+/// `None` when the game is not Tak.
+pub fn ptn_text(record: &GameRecord) -> Option<String> {
+    let spec = GameSpec::parse(&record.spec).ok()?;
+    if spec.name != "tak" {
+        return None;
+    }
+    let (size, half_komi, line) = (spec.values[0], spec.values[1], spec.values[2]);
+    let mut out = String::new();
+    let tag = |out: &mut String, key: &str, value: &str| {
+        out.push_str(&format!("[{key} \"{}\"]\n", value.replace(['"', ']'], "'")));
+    };
+    tag(&mut out, "Site", "Agon arena");
+    tag(&mut out, "Event", &record.run);
+    let days = record.started_unix_ms / 86_400_000;
+    let (y, m, d) = civil_from_days(days as i64);
+    tag(&mut out, "Date", &format!("{y:04}.{m:02}.{d:02}"));
+    tag(&mut out, "Round", &format!("{}", record.game + 1));
+    tag(&mut out, "Player1", &record.p1.name);
+    tag(&mut out, "Player2", &record.p2.name);
+    tag(&mut out, "Size", &size.to_string());
+    let komi = if half_komi % 2 == 0 {
+        format!("{}", half_komi / 2)
+    } else {
+        format!("{:.1}", half_komi as f64 / 2.0)
+    };
+    tag(&mut out, "Komi", &komi);
+    if line == 1 {
+        tag(
+            &mut out,
+            "Variant",
+            "line-of-four (Agon: four flats in a row, column or diagonal)",
+        );
+    }
+    let result = record.result_detail.clone().or_else(|| {
+        ["1-0", "0-1", "1/2-1/2"]
+            .contains(&record.result.as_str())
+            .then(|| record.result.clone())
+    });
+    if let Some(r) = &result {
+        tag(&mut out, "Result", r);
+    }
+    tag(
+        &mut out,
+        "Clock",
+        &format!("p1 {} p2 {}", record.p1.tc, record.p2.tc),
+    );
+    // The move number and side to move of the start (TPS fields 2 and 3).
+    let (mut number, mut second) = (1u64, false);
+    if let Some(tps) = &record.opening.position {
+        tag(&mut out, "TPS", tps);
+        let fields: Vec<&str> = tps.split_whitespace().collect();
+        second = fields.get(1) == Some(&"2");
+        number = fields.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
+    }
+    out.push('\n');
+    let mut row = String::new();
+    if second {
+        row = format!("{number}. --");
+    }
+    for m in &record.moves {
+        if second {
+            row.push(' ');
+            row.push_str(&m.mv);
+            out.push_str(&row);
+            out.push('\n');
+            row.clear();
+            number += 1;
+        } else {
+            row = format!("{number}. {}", m.mv);
+        }
+        second = !second;
+    }
+    if !row.is_empty() {
+        out.push_str(&row);
+        out.push('\n');
+    }
+    if let Some(r) = result {
+        out.push_str(&r);
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Year, month, day of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`,
+/// http://howardhinnant.github.io/date_algorithms.html).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 /// The transcript as text: one line per protocol line, `seconds who arrow text`.
 pub fn transcript_text(lines: &[TranscriptLine], dropped: u64) -> String {
     let mut out = String::new();
@@ -676,8 +782,10 @@ mod tests {
             duration_ms: 2,
             game_file: Some("games/g.txt".into()),
             transcript_file: None,
+            ptn_file: None,
             notes: vec![],
             fingerprint: None,
+            result_detail: None,
         }
     }
 

@@ -184,7 +184,9 @@ impl EngineSlot {
             Ok(id) => id,
             Err(e) => return Err(fault(seat, "startup", e, &process).await),
         };
-        let has_game_option = id.options.iter().any(|o| o.eq_ignore_ascii_case("game"));
+        let tei = self.config.dialect == Dialect::Tei;
+        // A TEI engine learns the game from `teinewgame <size>` and the komi from HalfKomi.
+        let has_game_option = !tei && id.options.iter().any(|o| o.eq_ignore_ascii_case("game"));
         for (name, _) in &self.config.options {
             if !id.options.iter().any(|o| o.eq_ignore_ascii_case(name)) {
                 client.warnings.push(format!(
@@ -198,6 +200,20 @@ impl EngineSlot {
                 name: "Game".into(),
                 value: Some(settings.spec.to_string()),
             });
+        }
+        if tei {
+            match tei_komi_option(&settings.spec, &id) {
+                Ok(Some(command)) => commands.push(command),
+                Ok(None) => {}
+                Err(detail) => {
+                    client.note(&detail);
+                    return Err(Termination::Crash {
+                        side: seat,
+                        phase: "startup".into(),
+                        detail,
+                    });
+                }
+            }
         }
         for (name, value) in &self.config.options {
             commands.push(Command::SetOption {
@@ -224,6 +240,51 @@ impl EngineSlot {
     fn running(&mut self) -> &mut Running {
         self.running.as_mut().expect("engine started")
     }
+}
+
+/// The board size TEI's `teinewgame <size>` needs (Tak only; other dialects send none).
+pub fn tei_size(dialect: Dialect, spec: &GameSpec) -> Option<u32> {
+    (dialect == Dialect::Tei && spec.name == "tak").then(|| spec.values[0] as u32)
+}
+
+/// The `setoption name HalfKomi value K` a TEI engine needs for the match's komi: sent
+/// when the engine advertised `HalfKomi`; an error when the komi is not 0 and the engine
+/// cannot take it (no such option, or not among the values of its combo).
+pub fn tei_komi_option(spec: &GameSpec, id: &EngineId) -> Result<Option<Command>, String> {
+    use agon::protocol::OptionType;
+    let half_komi = if spec.name == "tak" {
+        spec.values[1]
+    } else {
+        0
+    };
+    let Some(decl) = id
+        .declarations
+        .iter()
+        .find(|d| d.name.eq_ignore_ascii_case("halfkomi"))
+    else {
+        return if half_komi == 0 {
+            Ok(None)
+        } else {
+            Err(format!(
+                "the game has halfkomi={half_komi} but the engine advertises no HalfKomi option"
+            ))
+        };
+    };
+    let accepted = match &decl.kind {
+        OptionType::Combo { vars, .. } => vars.iter().any(|v| v.trim() == half_komi.to_string()),
+        OptionType::Spin { min, max, .. } => (*min..=*max).contains(&half_komi),
+        _ => true,
+    };
+    if !accepted {
+        return Err(format!(
+            "the game has halfkomi={half_komi}, which the engine's HalfKomi option does not offer ({})",
+            agon::protocol::Reply::Option(decl.clone())
+        ));
+    }
+    Ok(Some(Command::SetOption {
+        name: decl.name.clone(),
+        value: Some(half_komi.to_string()),
+    }))
 }
 
 /// Turns a client error into the termination it means for `seat`.
@@ -488,8 +549,10 @@ pub async fn play_game(
         duration_ms: started.elapsed().as_millis() as u64,
         game_file: None,
         transcript_file: None,
+        ptn_file: None,
         notes: state.notes,
         fingerprint: None,
+        result_detail: state.game.result_detail(),
     };
     GameOutput {
         record,
@@ -529,7 +592,7 @@ async fn run_game_inner(
             r.client
                 .send(&Command::NewGame {
                     dialect,
-                    size: None,
+                    size: tei_size(dialect, &settings.spec),
                 })
                 .await?;
             r.client.ping(deadline).await

@@ -10,7 +10,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
-use crate::record::{complete_lines, game_text, transcript_text, GameRecord, Journal};
+use crate::record::{complete_lines, game_text, ptn_text, transcript_text, GameRecord, Journal};
 use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
 use crate::schedule::Schedule;
 use crate::sprt::Sprt;
@@ -237,6 +237,12 @@ pub fn write_game_files(output: &mut GameOutput, run_dir: &std::path::Path) -> s
         if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
             output.record.transcript_file =
                 Some(format!("{}/games/{stem}.transcript.txt", dir_name(run_dir)));
+        }
+    }
+    if let Some(ptn) = ptn_text(&output.record) {
+        let name = format!("{stem}.ptn");
+        if std::fs::write(games_dir.join(&name), ptn).is_ok() {
+            output.record.ptn_file = Some(format!("{}/games/{name}", dir_name(run_dir)));
         }
     }
     let text = game_text(&output.record, &output.final_board);

@@ -22,6 +22,7 @@
 //! | `overrun-time MS` | sleeps its remaining clock (or `movetime`) plus MS (default 500) |
 //! | `wrong-claim` | plays normally but answers `query result` with the opposite result |
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines (written together) |
+//! | `tei-strict` | a TEI engine as strict as Tiltak: advertises only `HalfKomi` (combo 0, 4), plays Tak of the size `teinewgame` gives (4, 5 or 6) and exits with code 1 on any line Tiltak would not accept |
 //!
 //! Every line received is appended to the file named by `SCRIPTED_ENGINE_LOG`, if set.
 
@@ -29,6 +30,26 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use agon::games::{new_game, AnyGame, GameSpec};
+
+/// What Tiltak's TEI loop accepts (MortenLohne/tiltak src/tei.rs): anything else is an error.
+fn tei_strict_check(line: &str) -> Result<(), &'static str> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    match w.as_slice() {
+        ["tei"] | ["isready"] | ["stop"] | ["quit"] => Ok(()),
+        ["teinewgame", size] if ["4", "5", "6"].contains(size) => Ok(()),
+        ["setoption", "name", "HalfKomi", "value", v] if ["0", "4"].contains(v) => Ok(()),
+        ["position", "startpos", ..] | ["position", "tps", ..] => Ok(()),
+        ["go", rest @ ..] => {
+            let keys = ["wtime", "btime", "winc", "binc", "movetime", "nodes"];
+            if rest.len() % 2 == 0 && rest.chunks(2).all(|kv| keys.contains(&kv[0])) {
+                Ok(())
+            } else {
+                Err("a go key Tiltak does not know")
+            }
+        }
+        _ => Err("a line Tiltak does not accept"),
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +76,7 @@ fn main() {
     let mut game: Option<Box<dyn AnyGame>> = None;
     let mut moves_played: Vec<String> = Vec::new();
     let mut answered = 0u64;
+    let mut half_komi = String::from("0");
     let stdin = std::io::stdin();
     let mut line = String::new();
     let mut input = stdin.lock();
@@ -75,6 +97,34 @@ fn main() {
         }
         let mut words = text.split_whitespace();
         let Some(word) = words.next() else { continue };
+        if mode == "tei-strict" {
+            if let Err(why) = tei_strict_check(text) {
+                eprintln!("tei-strict: {why}: {text}");
+                std::process::exit(1);
+            }
+            match word {
+                "tei" => {
+                    say(&mut out, "id name StrictTei");
+                    say(
+                        &mut out,
+                        "option name HalfKomi type combo default 0 var 0 var 4",
+                    );
+                    say(&mut out, "teiok");
+                    continue;
+                }
+                "setoption" => {
+                    half_komi = text.rsplit(' ').next().unwrap_or("0").to_string();
+                    continue;
+                }
+                "teinewgame" => {
+                    let size = words.next().unwrap_or("5");
+                    spec = GameSpec::parse(&format!("tak size={size} halfkomi={half_komi}"))
+                        .expect("checked size");
+                    continue;
+                }
+                _ => {}
+            }
+        }
         match word {
             "ugi" | "uci" | "tei" => {
                 say(&mut out, "id name Scripted");
@@ -98,7 +148,7 @@ fn main() {
                     Some(i) => (&rest[..i], &rest[i + 1..]),
                     None => (&rest[..], &[][..]),
                 };
-                let start = if pos_text.first() == Some(&"fen") {
+                let start = if matches!(pos_text.first(), Some(&"fen") | Some(&"tps")) {
                     Some(pos_text[1..].join(" "))
                 } else {
                     None

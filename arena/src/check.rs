@@ -1,0 +1,899 @@
+//! `arena check`: a conformance checker for one engine and one game.
+//!
+//! It starts the engine once and walks it through what a controller relies on, one check
+//! at a time, each with a deadline: the handshake, option lines, `isready`, the `Game`
+//! option, CRLF input, an unknown command, `stop` while idle, moves from several
+//! positions (checked with the library's rules), `isready` during a search, exactly one
+//! `bestmove` per `go`, time limits (movetime and clock), an illegal move in a `position`
+//! list, `perft` where the engine offers it, and `quit`. Each failure comes with a
+//! concrete hint. Required checks follow the minimal subset of protocol.md section 2;
+//! the others are recommendations (reported, not failing the run).
+
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{ChildStdin, ChildStdout};
+use tokio::time::Instant;
+
+use agon::games::{new_game, AnyGame, GameSpec};
+use agon::protocol::{Dialect, Reply};
+
+use crate::process::{EngineProcess, LineLimits, LineReader, ReadError, SpawnSpec};
+
+/// What to check.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The game the engine is checked on.
+    pub spec: GameSpec,
+    /// How to start the engine.
+    pub engine: SpawnSpec,
+    /// The handshake dialect.
+    pub dialect: Dialect,
+    /// Deadline for replies that should come at once (handshake, `readyok`).
+    pub deadline: Duration,
+    /// The `movetime` of the timed searches, in ms.
+    pub movetime: u64,
+    /// Time a search may overrun its limit.
+    pub margin: Duration,
+    /// Seed of the positions the engine is asked to move in.
+    pub seed: u64,
+}
+
+/// The result of one check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Met.
+    Pass,
+    /// Not met.
+    Fail,
+    /// Not applicable or not reached.
+    Skip,
+}
+
+/// One check of the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckResult {
+    /// Short identifier (`handshake`, `isready-during-search`, ...).
+    pub id: &'static str,
+    /// Whether a failure fails the run.
+    pub required: bool,
+    /// Pass, fail or skip.
+    pub status: Status,
+    /// What was seen.
+    pub detail: String,
+    /// What to do about a failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// The engine command.
+    pub engine: String,
+    /// The game spec.
+    pub game: String,
+    /// The dialect.
+    pub dialect: String,
+    /// `id name`, if given.
+    pub id_name: Option<String>,
+    /// Every required check passed.
+    pub passed: bool,
+    /// Every check, in order.
+    pub checks: Vec<CheckResult>,
+}
+
+impl CheckReport {
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "arena check: {} (game {}, dialect {})\n",
+            self.engine, self.game, self.dialect
+        );
+        for c in &self.checks {
+            let status = match (c.status, c.required) {
+                (Status::Pass, _) => "PASS",
+                (Status::Fail, true) => "FAIL",
+                (Status::Fail, false) => "WARN",
+                (Status::Skip, _) => "skip",
+            };
+            out.push_str(&format!("  {status} {:<24} {}\n", c.id, c.detail));
+            if c.status == Status::Fail {
+                if let Some(h) = &c.hint {
+                    out.push_str(&format!("       hint: {h}\n"));
+                }
+            }
+        }
+        let failed = self.failed(true);
+        let warned = self.failed(false);
+        out.push_str(&if self.passed {
+            format!("Result: PASS ({warned} recommendation(s) not met)\n")
+        } else {
+            format!("Result: FAIL ({failed} required check(s) failed, {warned} recommendation(s) not met)\n")
+        });
+        out
+    }
+
+    fn failed(&self, required: bool) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.status == Status::Fail && c.required == required)
+            .count()
+    }
+}
+
+/// Why waiting for a line ended without it.
+enum Wait {
+    Timeout(Vec<String>),
+    Closed(Vec<String>),
+    Flood(String),
+}
+
+impl Wait {
+    fn describe(&self, what: &str, within: Duration) -> String {
+        match self {
+            Wait::Timeout(seen) if seen.is_empty() => {
+                format!("no output within {} ms of {what}", within.as_millis())
+            }
+            Wait::Timeout(seen) => format!(
+                "no expected reply within {} ms of {what} (it printed: {})",
+                within.as_millis(),
+                summary(seen)
+            ),
+            Wait::Closed(seen) if seen.is_empty() => format!("the engine exited after {what}"),
+            Wait::Closed(seen) => format!(
+                "the engine exited after {what} (it printed: {})",
+                summary(seen)
+            ),
+            Wait::Flood(e) => format!("output flood after {what}: {e}"),
+        }
+    }
+}
+
+fn summary(lines: &[String]) -> String {
+    let shown: Vec<String> = lines
+        .iter()
+        .take(3)
+        .map(|l| format!("'{}'", crate::client::shorten(l, 60)))
+        .collect();
+    let more = if lines.len() > 3 {
+        format!(" and {} more lines", lines.len() - 3)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(", "))
+}
+
+const FLUSH_HINT: &str = "does your program flush stdout after each line? In Python use print(..., flush=True) (or run it with python3 -u); in C call fflush(stdout); in Rust stdout is line-buffered only on a terminal: call flush()";
+
+struct Session {
+    process: EngineProcess,
+    reader: LineReader<BufReader<ChildStdout>>,
+    stdin: ChildStdin,
+    alive: bool,
+}
+
+impl Session {
+    async fn send(&mut self, line: &str) -> bool {
+        self.send_bytes(format!("{line}\n").as_bytes()).await
+    }
+
+    async fn send_bytes(&mut self, bytes: &[u8]) -> bool {
+        let write = async {
+            self.stdin.write_all(bytes).await?;
+            self.stdin.flush().await
+        };
+        let ok = matches!(
+            tokio::time::timeout(Duration::from_secs(2), write).await,
+            Ok(Ok(()))
+        );
+        if !ok {
+            self.alive = false;
+        }
+        ok
+    }
+
+    /// Reads until a line satisfies `want`; returns it and the lines skipped before it.
+    async fn expect(
+        &mut self,
+        want: impl Fn(&str) -> bool,
+        within: Duration,
+    ) -> Result<(String, Vec<String>), Wait> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            match self.reader.read_line(deadline).await {
+                Ok(line) => {
+                    let line = line.trim().to_string();
+                    if want(&line) {
+                        return Ok((line, seen));
+                    }
+                    if !line.is_empty() {
+                        seen.push(line);
+                    }
+                }
+                Err(ReadError::Timeout) => return Err(Wait::Timeout(seen)),
+                Err(ReadError::Eof) | Err(ReadError::Io(_)) => {
+                    self.alive = false;
+                    return Err(Wait::Closed(seen));
+                }
+                Err(e) => {
+                    self.alive = false;
+                    return Err(Wait::Flood(e.to_string()));
+                }
+            }
+        }
+    }
+
+    /// Every line that arrives within `within` (for extra `bestmove`s).
+    async fn collect(&mut self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut lines = Vec::new();
+        while let Ok(line) = self.reader.read_line(deadline).await {
+            lines.push(line.trim().to_string());
+        }
+        lines
+    }
+}
+
+fn is_bestmove(line: &str) -> bool {
+    line == "bestmove" || line.starts_with("bestmove ")
+}
+
+fn is_error(line: &str) -> bool {
+    line.starts_with("error ") || line == "error"
+}
+
+/// The checks, accumulated.
+struct Checks {
+    results: Vec<CheckResult>,
+}
+
+impl Checks {
+    fn pass(&mut self, id: &'static str, required: bool, detail: impl Into<String>) {
+        self.results.push(CheckResult {
+            id,
+            required,
+            status: Status::Pass,
+            detail: detail.into(),
+            hint: None,
+        });
+    }
+
+    fn fail(
+        &mut self,
+        id: &'static str,
+        required: bool,
+        detail: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        self.results.push(CheckResult {
+            id,
+            required,
+            status: Status::Fail,
+            detail: detail.into(),
+            hint: Some(hint.into()),
+        });
+    }
+
+    fn skip(&mut self, id: &'static str, required: bool, detail: impl Into<String>) {
+        self.results.push(CheckResult {
+            id,
+            required,
+            status: Status::Skip,
+            detail: detail.into(),
+            hint: None,
+        });
+    }
+}
+
+/// The `go` line with a clock of `ms` for both players in this dialect.
+fn clock_go(dialect: Dialect, ms: u64) -> String {
+    match dialect {
+        Dialect::Ugi => format!("go p1time {ms} p2time {ms} p1inc 0 p2inc 0"),
+        _ => format!("go wtime {ms} btime {ms} winc 0 binc 0"),
+    }
+}
+
+/// Positions to ask for moves: the start and positions along a seeded random game, as
+/// move lists.
+fn positions(spec: &GameSpec, seed: u64, count: usize) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    let Ok(mut game) = new_game(spec, None) else {
+        return out;
+    };
+    let mut state = seed;
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        for _ in 0..2 {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let (next, r) = agon::zobrist::splitmix64(state);
+            state = next;
+            let mv = legal[(r % legal.len() as u64) as usize].clone();
+            let canonical = game.play(&mv).expect("a legal move");
+            moves.push(canonical);
+        }
+        if game.outcome().is_none() {
+            out.push(moves.clone());
+        }
+    }
+    out
+}
+
+fn position_line(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "position startpos".to_string()
+    } else {
+        format!("position startpos moves {}", moves.join(" "))
+    }
+}
+
+/// Runs every check against the engine of `config`.
+pub async fn run_checks(config: &CheckConfig) -> CheckReport {
+    let mut checks = Checks {
+        results: Vec::new(),
+    };
+    let mut report = CheckReport {
+        engine: std::iter::once(config.engine.program.display().to_string())
+            .chain(config.engine.args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        game: config.spec.to_string(),
+        dialect: config.dialect.to_string(),
+        id_name: None,
+        passed: false,
+        checks: Vec::new(),
+    };
+    match EngineProcess::spawn(&config.engine) {
+        Ok((process, (stdout, stdin))) => {
+            checks.pass("start", true, format!("started (pid {})", process.pid()));
+            let mut s = Session {
+                process,
+                reader: LineReader::new(stdout, LineLimits::default()),
+                stdin,
+                alive: true,
+            };
+            report.id_name = walk(config, &mut s, &mut checks).await;
+            if s.process.exit_status().is_none() {
+                s.process.kill_group();
+            }
+        }
+        Err(e) => checks.fail(
+            "start",
+            true,
+            format!("cannot start {}: {e}", config.engine.program.display()),
+            "check the path; a script needs to be executable (chmod +x) with a first line such as #!/usr/bin/env python3, or give its interpreter with --python",
+        ),
+    }
+    report.passed = !checks
+        .results
+        .iter()
+        .any(|c| c.required && c.status == Status::Fail);
+    report.checks = checks.results;
+    report
+}
+
+/// The checks after a successful start, in order; returns the engine's `id name`.
+async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Option<String> {
+    let d = config.deadline;
+    let hello = config.dialect.to_string();
+    let ok_word = format!("{hello}ok");
+    // Handshake.
+    s.send(&hello).await;
+    let (options, id_name) = match s.expect(|l| l == ok_word, d).await {
+        Ok((_, lines)) => {
+            let id_name = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("id name ").map(str::to_string));
+            checks.pass(
+                "handshake",
+                true,
+                format!(
+                    "{ok_word} received; id name {}",
+                    id_name.as_deref().unwrap_or("(none)")
+                ),
+            );
+            (lines, id_name)
+        }
+        Err(w) => {
+            let hint = match &w {
+                Wait::Timeout(seen) if seen.is_empty() => FLUSH_HINT.to_string(),
+                Wait::Timeout(_) => format!("end the handshake with a line '{ok_word}'"),
+                _ => "read stdin line by line and answer the handshake; run the program by hand to see why it exits".to_string(),
+            };
+            checks.fail(
+                "handshake",
+                true,
+                w.describe(&format!("'{hello}'"), d),
+                hint,
+            );
+            skip_rest(checks, "no handshake");
+            return None;
+        }
+    };
+    // Option lines.
+    let option_lines: Vec<&String> = options.iter().filter(|l| l.starts_with("option")).collect();
+    let bad: Vec<&&String> = option_lines
+        .iter()
+        .filter(|l| !matches!(l.parse::<Reply>(), Ok(Reply::Option(_))))
+        .collect();
+    let advertises_game = option_lines.iter().any(|l| {
+        matches!(l.parse::<Reply>(), Ok(Reply::Option(o)) if o.name.eq_ignore_ascii_case("game"))
+    });
+    if bad.is_empty() {
+        checks.pass(
+            "options",
+            true,
+            format!("{} option line(s) parse", option_lines.len()),
+        );
+    } else {
+        checks.fail(
+            "options",
+            true,
+            format!("{} option line(s) do not parse: {}", bad.len(), summary(&bad.iter().map(|l| l.to_string()).collect::<Vec<_>>())),
+            "write options as UCI does: 'option name <name> type check|spin|combo|string|button [default <v>] [min <n>] [max <n>] [var <v>]...'",
+        );
+    }
+    // isready.
+    if !ping(
+        s,
+        checks,
+        "isready",
+        true,
+        "isready",
+        d,
+        "answer every 'isready' with 'readyok' at once",
+    )
+    .await
+    {
+        skip_rest(checks, "no readyok");
+        return id_name;
+    }
+    // The game.
+    if config.dialect == Dialect::Tei {
+        let size = config.spec.values[0];
+        s.send(&format!("teinewgame {size}")).await;
+        ping(
+            s,
+            checks,
+            "game",
+            true,
+            &format!("teinewgame {size}"),
+            d,
+            "accept 'teinewgame <size>' and answer the following isready",
+        )
+        .await;
+    } else if advertises_game {
+        s.send(&format!("setoption name Game value {}", config.spec))
+            .await;
+        s.send("isready").await;
+        match s.expect(|l| l == "readyok", d).await {
+            Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => checks.fail(
+                "game",
+                true,
+                format!("the engine refused the game: {}", summary(&seen)),
+                format!("the engine must play {} to be checked on it", config.spec),
+            ),
+            Ok(_) => checks.pass(
+                "game",
+                true,
+                format!("setoption name Game value {} accepted", config.spec),
+            ),
+            Err(w) => checks.fail(
+                "game",
+                true,
+                w.describe("setoption name Game", d),
+                "answer isready after setoption",
+            ),
+        }
+    } else {
+        checks.skip(
+            "game",
+            true,
+            format!(
+                "no Game option advertised: assuming the engine plays {}",
+                config.spec
+            ),
+        );
+    }
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // CRLF line ends.
+    s.send_bytes(b"isready\r\n").await;
+    expect_ready(
+        s,
+        checks,
+        "crlf",
+        true,
+        "'isready' ending in CR LF",
+        d,
+        "strip the line end: in Python line.strip(), in Rust line.trim()",
+    )
+    .await;
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // An unknown command.
+    s.send("agon-check-unknown-command 42").await;
+    s.send("isready").await;
+    expect_ready(s, checks, "unknown-command", true, "an unknown command then isready", d, "ignore commands you do not know (or answer 'error unknown-command ...'); never exit on them").await;
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // stop while idle.
+    s.send("stop").await;
+    s.send("isready").await;
+    match s.expect(|l| l == "readyok", d).await {
+        Ok((_, seen)) if seen.iter().any(|l| is_bestmove(l)) => checks.fail(
+            "stop-idle",
+            true,
+            "answered 'stop' with a bestmove although no search was running",
+            "ignore 'stop' when no search is running",
+        ),
+        Ok(_) => checks.pass("stop-idle", true, "'stop' while idle ignored"),
+        Err(w) => checks.fail(
+            "stop-idle",
+            true,
+            w.describe("stop, isready", d),
+            "ignore 'stop' when no search is running",
+        ),
+    }
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // Moves from several positions, with movetime.
+    let movetime = config.movetime;
+    let mut bad_moves = Vec::new();
+    let mut extra = Vec::new();
+    let mut slow = Vec::new();
+    let mut asked = 0;
+    for moves in positions(&config.spec, config.seed, 6) {
+        asked += 1;
+        s.send(&position_line(&moves)).await;
+        let go_at = Instant::now();
+        s.send(&format!("go movetime {movetime}")).await;
+        let limit = Duration::from_millis(movetime) + config.margin;
+        match s.expect(is_bestmove, limit + d).await {
+            Ok((line, _)) => {
+                let used = go_at.elapsed();
+                if used > limit {
+                    slow.push(format!(
+                        "{} ms after 'go movetime {movetime}'",
+                        used.as_millis()
+                    ));
+                }
+                if let Err(why) = check_move(&config.spec, &moves, &line) {
+                    bad_moves.push(why);
+                }
+                let more = s.collect(Duration::from_millis(150)).await;
+                if more.iter().any(|l| is_bestmove(l)) {
+                    extra.push(position_line(&moves));
+                }
+            }
+            Err(w) => {
+                bad_moves.push(w.describe(
+                    &format!("go movetime {movetime} at '{}'", position_line(&moves)),
+                    limit + d,
+                ));
+                break;
+            }
+        }
+    }
+    if bad_moves.is_empty() {
+        checks.pass(
+            "legal-moves",
+            true,
+            format!("a legal bestmove in each of {asked} positions"),
+        );
+    } else {
+        checks.fail("legal-moves", true, bad_moves.join("; "), "rebuild the position from the whole 'position ... moves' line every time and play only legal moves; answer 'bestmove none' only when there is none; flush after bestmove");
+    }
+    if extra.is_empty() {
+        checks.pass("one-bestmove", true, "exactly one bestmove per go");
+    } else {
+        checks.fail(
+            "one-bestmove",
+            true,
+            format!("a second bestmove after {}", extra.join(", ")),
+            "print exactly one 'bestmove' for each 'go'",
+        );
+    }
+    if slow.is_empty() {
+        checks.pass(
+            "movetime",
+            true,
+            format!(
+                "every 'go movetime {movetime}' answered within {movetime} ms + {} ms",
+                config.margin.as_millis()
+            ),
+        );
+    } else {
+        checks.fail(
+            "movetime",
+            true,
+            slow.join(", "),
+            "stop searching when movetime runs out; check the clock inside your search loop",
+        );
+    }
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // The clock.
+    let clock_ms = 3000;
+    s.send("position startpos").await;
+    let go_at = Instant::now();
+    s.send(&clock_go(config.dialect, clock_ms)).await;
+    let limit = Duration::from_millis(clock_ms) + config.margin;
+    match s.expect(is_bestmove, limit + d).await {
+        Ok(_) if go_at.elapsed() > limit => checks.fail(
+            "clock",
+            true,
+            format!(
+                "bestmove {} ms after a go with {clock_ms} ms on the clock: it would lose on time",
+                go_at.elapsed().as_millis()
+            ),
+            "use a fraction of the remaining time (for example time/20 + increment/2)",
+        ),
+        Ok(_) => checks.pass(
+            "clock",
+            true,
+            format!(
+                "answered a {clock_ms} ms clock in {} ms",
+                go_at.elapsed().as_millis()
+            ),
+        ),
+        Err(w) => checks.fail(
+            "clock",
+            true,
+            w.describe(&clock_go(config.dialect, clock_ms), limit + d),
+            "read the clock fields of go (p1time/p2time or wtime/btime) and answer in time",
+        ),
+    }
+    let _ = s.collect(Duration::from_millis(100)).await;
+    // isready during a search.
+    s.send("position startpos").await;
+    let long = 1000;
+    s.send(&format!("go movetime {long}")).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    s.send("isready").await;
+    let search_limit = Duration::from_millis(long) + config.margin + d;
+    let mut got_ready = None;
+    let mut got_best = None;
+    let start = Instant::now();
+    while got_ready.is_none() || got_best.is_none() {
+        let left = search_limit.saturating_sub(start.elapsed());
+        match s.expect(|l| l == "readyok" || is_bestmove(l), left).await {
+            Ok((l, _)) if l == "readyok" => got_ready = Some(start.elapsed()),
+            Ok(_) => got_best = Some(start.elapsed()),
+            Err(_) => break,
+        }
+    }
+    match (got_ready, got_best) {
+        (Some(r), Some(b)) if r <= b => checks.pass("isready-during-search", true, format!("readyok after {} ms, during the search", r.as_millis())),
+        (Some(r), Some(_)) if r <= d => checks.pass("isready-during-search", true, format!("readyok after {} ms (after its bestmove)", r.as_millis())),
+        (Some(r), _) => checks.fail("isready-during-search", true, format!("readyok only after {} ms", r.as_millis()), "answer isready at once even while searching: read stdin on its own thread, or search in short slices and check for input"),
+        (None, _) => checks.fail("isready-during-search", true, "no readyok for an isready sent during a search", "answer isready at once even while searching"),
+    }
+    let _ = s.collect(Duration::from_millis(100)).await;
+    // An illegal move in a position list.
+    let illegal = illegal_move_text(&config.spec);
+    s.send(&format!("position startpos moves {illegal}")).await;
+    s.send("isready").await;
+    match s.expect(|l| l == "readyok", d).await {
+        Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => checks.pass("illegal-in-list", false, format!("'position startpos moves {illegal}' reported: {}", summary(&seen))),
+        Ok(_) => checks.fail("illegal-in-list", false, format!("'position startpos moves {illegal}' accepted silently"), "check each move of a position list and answer 'error illegal-move ...' (protocol.md section 5)"),
+        Err(w) => checks.fail("illegal-in-list", false, w.describe("an illegal move in a position list", d), "an illegal move in a position list must not crash the engine"),
+    }
+    if !s.alive {
+        skip_rest(checks, "the engine exited");
+        return id_name;
+    }
+    // perft, where offered.
+    s.send("position startpos").await;
+    s.send("perft 2").await;
+    s.send("isready").await;
+    match s
+        .expect(|l| l.starts_with("perft ") || l == "readyok", d)
+        .await
+    {
+        Ok((l, _)) if l.starts_with("perft ") => {
+            let expected = library_perft(&config.spec, 2);
+            let nodes = l
+                .split_whitespace()
+                .skip_while(|w| *w != "nodes")
+                .nth(1)
+                .and_then(|n| n.parse::<u64>().ok());
+            if nodes == Some(expected) {
+                checks.pass(
+                    "perft",
+                    false,
+                    format!("perft 2 = {expected}, as the library counts"),
+                );
+            } else {
+                checks.fail("perft", false, format!("'{l}' but the library counts {expected} leaves at depth 2"), "your move generator differs from the rules: compare 'perft 1' with the legal moves");
+            }
+            let _ = s.expect(|l| l == "readyok", d).await;
+        }
+        Ok(_) => checks.skip("perft", false, "no perft support"),
+        Err(w) => checks.fail(
+            "perft",
+            false,
+            w.describe("perft 2", d),
+            "answer or ignore 'perft'; never exit on it",
+        ),
+    }
+    // quit.
+    s.send("quit").await;
+    match s.process.wait_exit(Duration::from_millis(1000)).await {
+        Some(status) => checks.pass("quit", true, format!("exited after quit ({status})")),
+        None => checks.fail(
+            "quit",
+            true,
+            "still running 1 s after quit",
+            "exit when you read 'quit' (in Python: break out of the input loop or sys.exit())",
+        ),
+    }
+    id_name
+}
+
+async fn ping(
+    s: &mut Session,
+    checks: &mut Checks,
+    id: &'static str,
+    required: bool,
+    what: &str,
+    d: Duration,
+    hint: &str,
+) -> bool {
+    s.send("isready").await;
+    expect_ready(s, checks, id, required, what, d, hint).await
+}
+
+async fn expect_ready(
+    s: &mut Session,
+    checks: &mut Checks,
+    id: &'static str,
+    required: bool,
+    what: &str,
+    d: Duration,
+    hint: &str,
+) -> bool {
+    match s.expect(|l| l == "readyok", d).await {
+        Ok(_) => {
+            checks.pass(id, required, format!("readyok after {what}"));
+            true
+        }
+        Err(w) => {
+            let hint = match &w {
+                Wait::Timeout(seen) if seen.is_empty() && id == "isready" => {
+                    format!("{hint}; {FLUSH_HINT}")
+                }
+                _ => hint.to_string(),
+            };
+            checks.fail(id, required, w.describe(what, d), hint);
+            false
+        }
+    }
+}
+
+fn skip_rest(checks: &mut Checks, why: &str) {
+    let done: Vec<&str> = checks.results.iter().map(|c| c.id).collect();
+    for (id, required) in [
+        ("options", true),
+        ("isready", true),
+        ("game", true),
+        ("crlf", true),
+        ("unknown-command", true),
+        ("stop-idle", true),
+        ("legal-moves", true),
+        ("one-bestmove", true),
+        ("movetime", true),
+        ("clock", true),
+        ("isready-during-search", true),
+        ("illegal-in-list", false),
+        ("perft", false),
+        ("quit", true),
+    ] {
+        if !done.contains(&id) {
+            checks.skip(id, required, format!("not checked: {why}"));
+        }
+    }
+}
+
+/// Checks a `bestmove` line against the library's rules after `moves`.
+fn check_move(spec: &GameSpec, moves: &[String], line: &str) -> Result<(), String> {
+    let mut game: Box<dyn AnyGame> = new_game(spec, None).map_err(|e| e.to_string())?;
+    for m in moves {
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    let mv = line.split_whitespace().nth(1).unwrap_or("");
+    if mv.is_empty() || mv == "none" || mv == "(none)" || mv == "0000" {
+        return if game.legal_moves().is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "'{line}' after '{}' although there are legal moves",
+                position_line(moves)
+            ))
+        };
+    }
+    game.play(mv)
+        .map(|_| ())
+        .map_err(|e| format!("'{line}' after '{}': {e}", position_line(moves)))
+}
+
+/// A move text that is illegal at the start: the first legal move played twice.
+fn illegal_move_text(spec: &GameSpec) -> String {
+    let Ok(mut game) = new_game(spec, None) else {
+        return "zz99".into();
+    };
+    let first = game.legal_moves().into_iter().next().unwrap_or_default();
+    let _ = game.play(&first);
+    if game.legal_moves().contains(&first) {
+        "zz99".into()
+    } else {
+        format!("{first} {first}")
+    }
+}
+
+fn library_perft(spec: &GameSpec, depth: u32) -> u64 {
+    fn count(game: &dyn AnyGame, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = game.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut next = game.clone_box();
+                let _ = next.play(m);
+                count(next.as_ref(), depth - 1)
+            })
+            .sum()
+    }
+    new_game(spec, None).map_or(0, |g| count(g.as_ref(), depth))
+}
+
+/// How to start the command `words` (program and arguments): a `.py` file runs with
+/// `python`; a bare name is looked for next to the arena binary, then on `PATH`.
+///
+/// # Errors
+/// A message when no command is given or the program cannot be found.
+pub fn spawn_spec(words: &[String], python: &str) -> Result<SpawnSpec, String> {
+    let (first, rest) = words
+        .split_first()
+        .ok_or("no engine command given after --")?;
+    let (program, args) = if first.ends_with(".py") {
+        let mut args = vec![first.clone()];
+        args.extend(rest.iter().cloned());
+        (crate::config::resolve_program(python, None)?, args)
+    } else {
+        (crate::config::resolve_program(first, None)?, rest.to_vec())
+    };
+    Ok(SpawnSpec {
+        program,
+        args,
+        // Python's own buffering stays on: a bot that does not flush is found here, not
+        // by the first GUI that does not set PYTHONUNBUFFERED.
+        keep_python_buffered: true,
+        ..SpawnSpec::default()
+    })
+}
