@@ -45,6 +45,7 @@ impl GameVisitor for BenchGame<'_> {
                 hash_mb: 16,
                 default_depth: depth,
                 move_overhead: Duration::ZERO,
+                seed: 0,
             };
             let mut searcher = new_searcher::<G>(self.kind, &options);
             let stop = AtomicBool::new(false);

@@ -58,6 +58,8 @@ pub struct EngineOptions {
     pub level: Option<Level>,
     /// The learning store's path; empty when learning is off.
     pub learn_file: String,
+    /// Seed of the `random` searcher.
+    pub seed: u64,
 }
 
 impl Default for EngineOptions {
@@ -71,6 +73,7 @@ impl Default for EngineOptions {
             move_overhead: 20,
             level: None,
             learn_file: String::new(),
+            seed: 0,
         }
     }
 }
@@ -105,7 +108,7 @@ trait Session: Send {
 }
 
 /// What a searcher is built from: a change of any of these builds a new one.
-type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str);
+type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str, u64);
 
 struct GameSession<G: Game> {
     start: G,
@@ -228,6 +231,7 @@ impl<G: Game> GameSession<G> {
                 options.depth
             },
             heuristic,
+            options.seed,
         )
     }
 
@@ -240,6 +244,7 @@ impl<G: Game> GameSession<G> {
                 hash_mb: options.hash_mb,
                 default_depth: options.depth,
                 move_overhead: Duration::from_millis(options.move_overhead),
+                seed: options.seed,
             },
         )
     }
@@ -647,6 +652,14 @@ pub fn option_declarations() -> Vec<OptionDecl> {
                 default: String::new(),
             },
         },
+        OptionDecl {
+            name: "Seed".into(),
+            kind: OptionType::Spin {
+                default: 0,
+                min: 0,
+                max: i64::from(i32::MAX),
+            },
+        },
     ]
 }
 
@@ -965,7 +978,7 @@ impl Engine {
             "searcher" => {
                 let text = value.unwrap_or("").trim();
                 options.searcher = SearcherKind::from_name(text).ok_or_else(|| {
-                    error(ErrorCode::BadValue, format!("option Searcher: '{text}' is not one of pvs, alphabeta, minimax"))
+                    error(ErrorCode::BadValue, format!("option Searcher: '{text}' is not one of pvs, alphabeta, minimax, random"))
                 })?;
             }
             "heuristic" => options.heuristic = value.unwrap_or("").trim().to_string(),
@@ -978,6 +991,7 @@ impl Engine {
                 };
             }
             "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
+            "seed" => options.seed = parse_spin("Seed", value, 0, i64::from(i32::MAX))? as u64,
             "halfkomi" => {
                 self.half_komi = parse_spin("HalfKomi", value, -10, 10)? as i32;
                 // A Tak game in progress takes the new komi (its size and variant stay).
@@ -1022,7 +1036,7 @@ impl Engine {
             _ => {
                 return Err(error(
                     ErrorCode::UnknownOption,
-                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile)", name.trim()),
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile, Seed)", name.trim()),
                 ))
             }
         }

@@ -13,6 +13,7 @@
 //!     hash_mb: 1,
 //!     default_depth: 9,
 //!     move_overhead: std::time::Duration::ZERO,
+//!     seed: 0,
 //! };
 //! let mut searcher = new_searcher::<Mnk>(SearcherKind::Pvs, &options);
 //! let stop = AtomicBool::new(false);

@@ -509,6 +509,7 @@ impl<R: BufRead, W: Write> GameVisitor for PlayVisitor<'_, R, W> {
             hash_mb: 16,
             default_depth: 4,
             move_overhead: Duration::ZERO,
+            seed: 0,
         };
         let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
         let mut session = Session {

@@ -201,6 +201,7 @@ impl GameVisitor for SolveGame<'_> {
                 hash_mb: 256,
                 default_depth: 1,
                 move_overhead: Duration::ZERO,
+                seed: 0,
             };
             let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
             let limits = Limits {

@@ -289,6 +289,7 @@ fn pvs(pos: &Halma, limits: &Limits) -> agon::search::SearchResult<HalmaMove> {
         hash_mb: 16,
         default_depth: 4,
         move_overhead: Duration::ZERO,
+        seed: 0,
     };
     let mut searcher = new_searcher::<Halma>(SearcherKind::Pvs, &options);
     let stop = AtomicBool::new(false);

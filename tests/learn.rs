@@ -19,6 +19,7 @@ fn searcher() -> Box<dyn Searcher<Mnk>> {
         hash_mb: 4,
         default_depth: 4,
         move_overhead: Duration::ZERO,
+        seed: 0,
     };
     new_searcher::<Mnk>(SearcherKind::Pvs, &options)
 }

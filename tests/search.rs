@@ -20,6 +20,7 @@ fn options<G: Game>(ordering: bool) -> SearchOptions<G::Heuristic> {
         hash_mb: 4,
         default_depth: 3,
         move_overhead: std::time::Duration::ZERO,
+        seed: 0,
     }
 }
 

@@ -11,6 +11,7 @@ mod fixed;
 pub mod minimax;
 pub mod order;
 pub mod pvs;
+pub mod random;
 pub mod time;
 pub mod tt;
 
@@ -202,14 +203,17 @@ pub enum SearcherKind {
     AlphaBeta,
     /// Iterative deepening PVS with a transposition table (the default).
     Pvs,
+    /// A uniformly random legal move (a reference opponent for grading), from the seed.
+    Random,
 }
 
 impl SearcherKind {
     /// All kinds, the default first.
-    pub const ALL: [SearcherKind; 3] = [
+    pub const ALL: [SearcherKind; 4] = [
         SearcherKind::Pvs,
         SearcherKind::AlphaBeta,
         SearcherKind::Minimax,
+        SearcherKind::Random,
     ];
 
     /// The protocol name.
@@ -218,6 +222,7 @@ impl SearcherKind {
             SearcherKind::Minimax => "minimax",
             SearcherKind::AlphaBeta => "alphabeta",
             SearcherKind::Pvs => "pvs",
+            SearcherKind::Random => "random",
         }
     }
 
@@ -242,6 +247,8 @@ pub struct SearchOptions<H> {
     pub default_depth: u32,
     /// Time kept back from every move for communication lag.
     pub move_overhead: Duration,
+    /// Seed of the `random` searcher.
+    pub seed: u64,
 }
 
 /// Builds a searcher of the given kind for game `G`.
@@ -264,6 +271,7 @@ pub fn new_searcher<G: Game>(
             options.hash_mb,
             options.move_overhead,
         )),
+        SearcherKind::Random => Box::new(random::Random::new(options.seed)),
     }
 }
 
