@@ -21,7 +21,7 @@ pub struct SpecError {
 
 /// The keys an engine spec takes, for help texts.
 pub const ENGINE_KEYS: &str = "cmd=PATH args=\"ARGS\" name=NAME dir=DIR proto=ugi|uci|tei \
-option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N";
+option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N mem=MiB cpu=SECONDS nproc=N fsize=MiB sandbox=on";
 
 /// Splits `args="a b"` style text the way a shell would for plain words and quotes.
 pub fn split_args(text: &str) -> Result<Vec<String>, String> {
@@ -89,6 +89,8 @@ pub struct EngineSpec {
     pub env: Vec<(String, String)>,
     /// `tc=`, `st=`, `depth=`, `nodes=`.
     pub tc: TimeControl,
+    /// `mem=MiB`, `cpu=SECONDS`, `nproc=N`, `fsize=MiB`, `sandbox=on`: limits and isolation.
+    pub sandbox: Option<crate::process::Sandbox>,
 }
 
 impl EngineSpec {
@@ -135,6 +137,30 @@ impl EngineSpec {
                         _ => return Err(err(format!("proto '{value}': use ugi, uci or tei"))),
                     })
                 }
+                "mem" | "cpu" | "nproc" | "fsize" | "sandbox" => {
+                    let sb = spec.sandbox.get_or_insert_with(Default::default);
+                    if key == "sandbox" {
+                        match value {
+                            "on" | "1" | "true" => {
+                                sb.private_dir = true;
+                                sb.clean_env = true;
+                                sb.user = crate::process::unprivileged_user();
+                            }
+                            "off" | "0" | "false" => {}
+                            _ => return Err(err(format!("sandbox '{value}': use on or off"))),
+                        }
+                        continue;
+                    }
+                    let n: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        err(format!("{key}={value}: expected a positive whole number"))
+                    })?;
+                    match key {
+                        "mem" => sb.memory_bytes = Some(n << 20),
+                        "cpu" => sb.cpu_seconds = Some(n),
+                        "nproc" => sb.processes = Some(n),
+                        _ => sb.file_bytes = Some(n << 20),
+                    }
+                }
                 _ => {
                     if let Some(name) = key.strip_prefix("option.") {
                         spec.options.push((name.to_string(), value.to_string()));
@@ -165,6 +191,7 @@ impl EngineSpec {
             options: base.options.iter().chain(&self.options).cloned().collect(),
             env: base.env.iter().chain(&self.env).cloned().collect(),
             tc,
+            sandbox: self.sandbox.clone().or_else(|| base.sandbox.clone()),
         }
     }
 
@@ -201,6 +228,7 @@ impl EngineSpec {
                 stderr_log: None,
                 stderr_cap: 0,
                 keep_python_buffered: false,
+                sandbox: self.sandbox.clone(),
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),
@@ -225,6 +253,11 @@ fn is_known_item(item: &str) -> bool {
             | "name"
             | "dir"
             | "proto"
+            | "mem"
+            | "cpu"
+            | "nproc"
+            | "fsize"
+            | "sandbox"
             | "tc"
             | "st"
             | "depth"

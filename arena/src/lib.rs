@@ -10,6 +10,7 @@ pub mod check;
 pub mod client;
 pub mod clock;
 pub mod config;
+pub mod grade;
 pub mod process;
 pub mod ratings;
 pub mod record;

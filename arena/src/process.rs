@@ -220,6 +220,135 @@ pub struct SpawnSpec {
     /// Leave Python's output buffering alone (`arena check` does, to find bots that do not
     /// flush); otherwise `PYTHONUNBUFFERED=1` is set.
     pub keep_python_buffered: bool,
+    /// Resource limits and isolation for an untrusted engine.
+    pub sandbox: Option<Sandbox>,
+}
+
+/// Limits for an untrusted engine, applied with `setrlimit` in the child before `exec`
+/// (so they hold for the engine and everything it starts), plus a private working
+/// directory and a clean environment.
+///
+/// What holds: `RLIMIT_AS` (address space: an allocation beyond it fails), `RLIMIT_CPU`
+/// (CPU seconds: SIGXCPU, then SIGKILL), `RLIMIT_FSIZE` (largest file written: SIGXFSZ),
+/// `RLIMIT_NPROC` (processes of the user — shared by every process of that user, and not
+/// enforced for root). The working directory is a fresh directory deleted afterwards; the
+/// engine can still write wherever its user may by absolute path: no namespaces or
+/// privilege drop are used.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    /// Address-space limit in bytes.
+    pub memory_bytes: Option<u64>,
+    /// CPU time limit in seconds.
+    pub cpu_seconds: Option<u64>,
+    /// Limit on processes of the user.
+    pub processes: Option<u64>,
+    /// Largest file the engine may write, in bytes.
+    pub file_bytes: Option<u64>,
+    /// Run in a fresh private directory (deleted when the engine ends) instead of `dir`.
+    pub private_dir: bool,
+    /// Start from an empty environment: `PATH`, `LANG`, `HOME` and `TMPDIR` (the private
+    /// directory when there is one), `PYTHONUNBUFFERED=1`, and the spec's own variables.
+    pub clean_env: bool,
+    /// Run as this user and group (uid, gid) instead of the arena's. Only root can switch;
+    /// the private directory is then given to that user, inside a parent only root may
+    /// write, so that `../anything` cannot be written.
+    pub user: Option<(u32, u32)>,
+}
+
+impl Sandbox {
+    /// The limits `arena grade` uses for student bots.
+    pub fn strict() -> Sandbox {
+        Sandbox {
+            memory_bytes: Some(1 << 30),
+            cpu_seconds: Some(600),
+            processes: None,
+            file_bytes: Some(16 << 20),
+            private_dir: true,
+            clean_env: true,
+            user: unprivileged_user(),
+        }
+    }
+}
+
+/// The `nobody` user's (uid, gid) when the arena runs as root, so that untrusted engines
+/// do not; `None` otherwise (an ordinary user cannot switch users).
+pub fn unprivileged_user() -> Option<(u32, u32)> {
+    // SAFETY: plain libc calls; getpwnam's result is read at once, before any other call.
+    unsafe {
+        if libc::geteuid() != 0 {
+            return None;
+        }
+        let pw = libc::getpwnam(c"nobody".as_ptr());
+        if pw.is_null() {
+            return None;
+        }
+        Some(((*pw).pw_uid, (*pw).pw_gid))
+    }
+}
+
+/// Which sandbox limit an engine's end points to, from its exit and its last stderr
+/// output: `(limit, detail)` with limit `memory`, `cpu` or `file-size`.
+pub fn limit_violation(
+    sandbox: &Sandbox,
+    status: Option<ExitInfo>,
+    stderr_tail: &str,
+) -> Option<(&'static str, String)> {
+    match status {
+        Some(ExitInfo::Signal(libc::SIGXCPU)) if sandbox.cpu_seconds.is_some() => {
+            return Some((
+                "cpu",
+                format!(
+                    "killed by SIGXCPU after {} CPU seconds",
+                    sandbox.cpu_seconds.unwrap_or(0)
+                ),
+            ));
+        }
+        Some(ExitInfo::Signal(libc::SIGXFSZ)) if sandbox.file_bytes.is_some() => {
+            return Some((
+                "file-size",
+                format!(
+                    "killed by SIGXFSZ: wrote a file over {} bytes",
+                    sandbox.file_bytes.unwrap_or(0)
+                ),
+            ));
+        }
+        _ => {}
+    }
+    let memory_words = [
+        "MemoryError",
+        "memory allocation of",
+        "Cannot allocate memory",
+        "bad_alloc",
+        "out of memory",
+    ];
+    if let Some(limit) = sandbox.memory_bytes {
+        if status.is_some() && memory_words.iter().any(|w| stderr_tail.contains(w)) {
+            return Some((
+                "memory",
+                format!(
+                    "ran out of its {} MiB address space ({})",
+                    limit >> 20,
+                    status.map(|s| s.to_string()).unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    if sandbox.user.is_some() && status.is_some() && stderr_tail.contains("Permission denied") {
+        return Some((
+            "filesystem",
+            "tried to write outside its directory (permission denied)".into(),
+        ));
+    }
+    if sandbox.file_bytes.is_some() && status.is_some() && stderr_tail.contains("File too large") {
+        return Some((
+            "file-size",
+            format!(
+                "wrote a file over {} bytes",
+                sandbox.file_bytes.unwrap_or(0)
+            ),
+        ));
+    }
+    None
 }
 
 /// A running engine process, leader of its own process group.
@@ -229,6 +358,11 @@ pub struct EngineProcess {
     pid: i32,
     stderr_task: Option<JoinHandle<()>>,
     killed: bool,
+    /// The last few KiB of stderr (for telling a resource limit from a crash).
+    stderr_tail: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    /// The private working directory, removed when the process is dropped.
+    private_dir: Option<PathBuf>,
+    sandbox: Option<Sandbox>,
 }
 
 /// The output and input pipes of an engine.
@@ -252,20 +386,80 @@ impl EngineProcess {
         } else {
             command.env("PYTHONUNBUFFERED", "1");
         }
+        let sandbox = spec.sandbox.clone().unwrap_or_default();
+        let private_dir = if sandbox.private_dir {
+            static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            // The parent is the arena's own (mode 0755): an engine running as another user
+            // cannot create files next to its directory.
+            let parent = std::env::temp_dir().join(format!("arena-sandbox-{}", std::process::id()));
+            std::fs::create_dir_all(&parent)?;
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&parent, std::fs::Permissions::from_mode(0o755))?;
+            let dir = parent.join(format!("engine-{n}"));
+            std::fs::create_dir_all(&dir)?;
+            if let Some((uid, gid)) = sandbox.user {
+                std::os::unix::fs::chown(&dir, Some(uid), Some(gid))?;
+            }
+            Some(dir)
+        } else {
+            None
+        };
+        if sandbox.clean_env {
+            command.env_clear();
+            command.env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            );
+            command.env("LANG", "C.UTF-8");
+            if !spec.keep_python_buffered {
+                command.env("PYTHONUNBUFFERED", "1");
+            }
+            if let Some(dir) = &private_dir {
+                command.env("HOME", dir).env("TMPDIR", dir);
+            }
+        }
         for (key, value) in &spec.env {
             command.env(key, value);
         }
-        if let Some(dir) = &spec.dir {
+        if let Some(dir) = private_dir.as_ref().or(spec.dir.as_ref()) {
             command.current_dir(dir);
         }
         let parent = std::process::id() as libc::pid_t;
+        let limits: Vec<(libc::__rlimit_resource_t, u64)> = [
+            (libc::RLIMIT_AS, sandbox.memory_bytes),
+            (libc::RLIMIT_CPU, sandbox.cpu_seconds),
+            (libc::RLIMIT_NPROC, sandbox.processes),
+            (libc::RLIMIT_FSIZE, sandbox.file_bytes),
+        ]
+        .into_iter()
+        .filter_map(|(r, v)| v.map(|v| (r, v)))
+        .collect();
+        let user = sandbox.user;
         // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // calls (prctl, getppid, _exit).
+        // calls (prctl, getppid, setrlimit, _exit); `limits` was built before the fork.
         unsafe {
             command.pre_exec(move || {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                 if libc::getppid() != parent {
                     libc::_exit(1);
+                }
+                for &(resource, value) in &limits {
+                    let lim = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    if libc::setrlimit(resource, &lim) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                if let Some((uid, gid)) = user {
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(gid) != 0
+                        || libc::setuid(uid) != 0
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
                 }
                 Ok(())
             });
@@ -277,14 +471,19 @@ impl EngineProcess {
         let stderr = child.stderr.take().expect("piped stderr");
         let log = spec.stderr_log.clone();
         let cap = spec.stderr_cap;
+        let stderr_tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let tail = std::sync::Arc::clone(&stderr_tail);
         let stderr_task =
-            tokio::spawn(async move { drain_stderr(stderr, log.as_deref(), cap).await });
+            tokio::spawn(async move { drain_stderr(stderr, log.as_deref(), cap, tail).await });
         Ok((
             EngineProcess {
                 child,
                 pid,
                 stderr_task: Some(stderr_task),
                 killed: false,
+                stderr_tail,
+                private_dir,
+                sandbox: spec.sandbox.clone(),
             },
             (BufReader::with_capacity(64 * 1024, stdout), stdin),
         ))
@@ -293,6 +492,21 @@ impl EngineProcess {
     /// The process id (also the process group id).
     pub fn pid(&self) -> i32 {
         self.pid
+    }
+
+    /// The sandbox limit the engine's end points to, if it ran in a sandbox: waits briefly
+    /// for its stderr to arrive, then looks at the exit status and the stderr tail.
+    pub async fn limit_violation(
+        &self,
+        status: Option<ExitInfo>,
+    ) -> Option<(&'static str, String)> {
+        let sandbox = self.sandbox.as_ref()?;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let tail = {
+            let t = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
+            String::from_utf8_lossy(&t).into_owned()
+        };
+        limit_violation(sandbox, status, &tail)
     }
 
     /// How the leader process ended, if it has, without reaping it
@@ -363,6 +577,13 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill_group();
+        if let Some(dir) = self.private_dir.take() {
+            let _ = std::fs::remove_dir_all(&dir);
+            if let Some(parent) = dir.parent() {
+                // Only when empty: other engines of this arena may still use it.
+                let _ = std::fs::remove_dir(parent);
+            }
+        }
         let _ = self.child.start_kill();
     }
 }
@@ -385,7 +606,12 @@ impl std::fmt::Display for ExitInfo {
     }
 }
 
-async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>, cap: u64) {
+async fn drain_stderr(
+    mut stderr: tokio::process::ChildStderr,
+    log: Option<&Path>,
+    cap: u64,
+    tail: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+) {
     let mut file = match log {
         Some(path) => tokio::fs::OpenOptions::new()
             .create(true)
@@ -402,6 +628,12 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        {
+            let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+            t.extend_from_slice(&buf[..n]);
+            let excess = t.len().saturating_sub(4096);
+            t.drain(..excess);
+        }
         if let Some(f) = file.as_mut() {
             if written < cap {
                 let keep = ((cap - written) as usize).min(n);

@@ -127,6 +127,15 @@ pub enum Termination {
         /// What is wrong.
         reason: String,
     },
+    /// The engine hit a limit of its sandbox (memory, CPU time, file size).
+    ResourceLimit {
+        /// The side at fault.
+        side: Seat,
+        /// `memory`, `cpu` or `file-size`.
+        limit: String,
+        /// What was seen.
+        detail: String,
+    },
     /// A line longer than the limit or more lines than the rate cap.
     OutputFlood {
         /// The side at fault.
@@ -157,6 +166,7 @@ impl Termination {
             Termination::Stall { .. } => "stall",
             Termination::ProtocolViolation { .. } => "protocol_violation",
             Termination::OutputFlood { .. } => "output_flood",
+            Termination::ResourceLimit { .. } => "resource_limit",
             Termination::Adjudication { .. } => "adjudication",
             Termination::Interrupted => "interrupted",
         }
@@ -171,7 +181,8 @@ impl Termination {
             | Termination::Crash { side, .. }
             | Termination::Stall { side, .. }
             | Termination::ProtocolViolation { side, .. }
-            | Termination::OutputFlood { side, .. } => Some(*side),
+            | Termination::OutputFlood { side, .. }
+            | Termination::ResourceLimit { side, .. } => Some(*side),
             _ => None,
         }
     }
@@ -214,6 +225,11 @@ impl Termination {
             Termination::OutputFlood { side, reason } => {
                 format!("{} flooded its output: {reason}", side.name())
             }
+            Termination::ResourceLimit {
+                side,
+                limit,
+                detail,
+            } => format!("{} exceeded its {limit} limit: {detail}", side.name()),
             Termination::Adjudication { rule, detail } => format!("adjudicated ({rule}): {detail}"),
             Termination::Interrupted => "interrupted".into(),
         }

@@ -305,6 +305,13 @@ async fn fault(
         },
         ClientError::Closed { pipe, waiting_for } => {
             let status = process.wait_exit(Duration::from_millis(300)).await;
+            if let Some((limit, detail)) = process.limit_violation(status).await {
+                return Termination::ResourceLimit {
+                    side: seat,
+                    limit: limit.into(),
+                    detail,
+                };
+            }
             Termination::Crash {
                 side: seat,
                 phase: phase.to_string(),
