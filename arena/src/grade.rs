@@ -30,7 +30,11 @@ use crate::schedule::{Openings, Schedule};
 
 /// A reference level: its name, the `agon` options that make it, and its search limit
 /// (empty: the students' time control).
-pub type Level = (&'static str, &'static [(&'static str, &'static str)], &'static str);
+pub type Level = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
 
 /// The reference levels, weakest first.
 pub const LEVELS: &[Level] = &[

@@ -50,7 +50,10 @@ pub struct Mnk {
     to_move: Side,
     filled: usize,
     outcome: Option<Outcome>,
-    hash: u64,
+    /// Zobrist hash of the board seen through each symmetry of the board (8 on a square
+    /// board, 4 otherwise); the position's hash is the smallest, so that symmetric
+    /// positions share transposition-table entries.
+    hashes: [u64; 8],
     /// Window geometry of this board size, shared by copies.
     geometry: Arc<Geometry>,
     /// Stones of each side in every window.
@@ -68,6 +71,11 @@ struct Geometry {
     /// `cell_windows[cell_start[c]..cell_start[c + 1]]` are the windows through square c.
     cell_start: Vec<u32>,
     cell_windows: Vec<u32>,
+    /// `symmetry[cell][t]`: the image of `cell` under symmetry `t` (bit 0 mirrors the
+    /// columns, bit 1 the rows, bit 2 transposes; only on square boards).
+    symmetry: Vec<[u16; 8]>,
+    /// Symmetries of the board: 8 when square, else 4.
+    symmetries: usize,
 }
 
 impl PartialEq for Mnk {
@@ -98,10 +106,32 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         cell_windows.extend(list);
     }
     cell_start.push(cell_windows.len() as u32);
+    let (m, n) = (s.m, s.n);
+    let symmetry = (0..m * n)
+        .map(|cell| {
+            let mut images = [0u16; 8];
+            for (t, image) in images.iter_mut().enumerate() {
+                let (mut r, mut c) = (cell / m, cell % m);
+                if t & 1 == 1 {
+                    c = m - 1 - c;
+                }
+                if t & 2 == 2 {
+                    r = n - 1 - r;
+                }
+                if t & 4 == 4 && m == n {
+                    std::mem::swap(&mut r, &mut c);
+                }
+                *image = (r * m + c) as u16;
+            }
+            images
+        })
+        .collect();
     Arc::new(Geometry {
         windows,
         cell_start,
         cell_windows,
+        symmetry,
+        symmetries: if m == n { 8 } else { 4 },
     })
 }
 
@@ -144,6 +174,34 @@ fn build_windows(s: MnkSettings) -> Vec<u16> {
 }
 
 impl Mnk {
+    /// Adds or removes a stone of `side` on `cell` in every symmetric hash, and flips the
+    /// side to move in them.
+    #[inline]
+    fn toggle(&mut self, cell: usize, side: Side) {
+        let images = &self.geometry.symmetry[cell];
+        let count = self.geometry.symmetries;
+        for (h, &image) in self.hashes[..count].iter_mut().zip(&images[..count]) {
+            *h ^= piece_key(image as usize, side) ^ SIDE_KEY;
+        }
+    }
+
+    /// Sets the symmetric hashes from scratch (after building a position).
+    pub(super) fn rehash(&mut self) {
+        self.hashes = [0; 8];
+        for t in 0..self.geometry.symmetries {
+            let mut h = 0;
+            for cell in 0..self.cells.len() {
+                if let Some(side) = self.stone(cell) {
+                    h ^= piece_key(self.geometry.symmetry[cell][t] as usize, side);
+                }
+            }
+            if self.to_move == Side::Second {
+                h ^= SIDE_KEY;
+            }
+            self.hashes[t] = h;
+        }
+    }
+
     /// The stone on a square: `None` when empty.
     pub fn stone(&self, cell: usize) -> Option<Side> {
         match self.cells[cell] {
@@ -177,7 +235,7 @@ impl Mnk {
             to_move: Side::First,
             filled: 0,
             outcome: None,
-            hash: 0,
+            hashes: [0; 8],
             counts: vec![[0, 0]; geometry.windows.len() / settings.k],
             geometry,
             line_score: [0; 2],
@@ -317,7 +375,7 @@ impl Game for Mnk {
         let side = self.to_move;
         self.cells[cell] = Mnk::code(side);
         self.filled += 1;
-        self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
+        self.toggle(cell, side);
         self.to_move = side.other();
         if self.update_windows(cell, side, true) {
             self.outcome = Some(Outcome::Win(side));
@@ -331,7 +389,7 @@ impl Game for Mnk {
         let side = self.to_move.other();
         self.cells[cell] = 0;
         self.filled -= 1;
-        self.hash ^= piece_key(cell, side) ^ SIDE_KEY;
+        self.toggle(cell, side);
         self.to_move = side;
         self.update_windows(cell, side, false);
         // Moves are only made while the game is on, so taking one back reopens it.
@@ -343,22 +401,18 @@ impl Game for Mnk {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.hashes[..self.geometry.symmetries]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(0)
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for cell in 0..self.cells.len() {
-            if let Some(side) = self.stone(cell) {
-                h ^= piece_key(cell, side);
-            }
-        }
-        if self.to_move == Side::Second {
-            h ^= SIDE_KEY;
-        }
-        h
+        let mut copy = self.clone();
+        copy.rehash();
+        copy.hash()
     }
-
     fn parse_move(&self, text: &str) -> Result<MnkMove, MoveError> {
         notation::parse_move(self, text)
     }

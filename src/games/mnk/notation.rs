@@ -183,7 +183,7 @@ pub(super) fn parse_position(settings: MnkSettings, text: &str) -> Result<Mnk, P
         [false, false] if pos.filled == pos.cells.len() => Some(Outcome::Draw),
         [false, false] => None,
     };
-    pos.hash = pos.hash_from_scratch();
+    pos.rehash();
     Ok(pos)
 }
 

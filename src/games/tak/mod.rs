@@ -649,7 +649,20 @@ impl Tak {
             count += empties;
         }
         let p = patterns();
-        let mut own = self.tops[me];
+        self.spread_rays(|_, _, carry, cap, dist, wall| {
+            count += u64::from(p.total[carry][dist]);
+            if cap && wall {
+                count += u64::from(p.flatten_total[carry][dist + 1]);
+            }
+        });
+        count
+    }
+
+    /// Calls `f(square, direction, carry, capstone on top, reach, stopped by a wall)` for
+    /// every direction of every stack the side to move controls.
+    #[inline]
+    fn spread_rays(&self, mut f: impl FnMut(usize, usize, usize, bool, usize, bool)) {
+        let mut own = self.tops[self.to_move.index()];
         while own != 0 {
             let sq = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -657,13 +670,9 @@ impl Tak {
             let cap = self.caps >> sq & 1 == 1;
             for dir in 0..4 {
                 let (dist, wall) = self.reach(sq, dir);
-                count += u64::from(p.total[carry][dist]);
-                if cap && wall {
-                    count += u64::from(p.flatten_total[carry][dist + 1]);
-                }
+                f(sq, dir, carry, cap, dist, wall);
             }
         }
-        count
     }
 
     /// Puts a stack on an empty square (setup only; hashes are computed afterwards).
@@ -919,27 +928,19 @@ impl Game for Tak {
             }
         }
         let p = patterns();
-        let mut own = self.tops[me];
-        while own != 0 {
-            let sq = own.trailing_zeros() as usize;
-            own &= own - 1;
-            let carry = (self.heights[sq] as usize).min(self.geo.n);
-            let cap = self.caps >> sq & 1 == 1;
-            for dir in 0..4 {
-                let (dist, wall) = self.reach(sq, dir);
-                for c in 1..=carry {
-                    let list = &p.list[c][..p.upto[c][dist] as usize];
-                    out.extend(list.iter().map(|&pat| TakMove::spread(sq, dir, pat)));
-                    if cap && wall {
-                        out.extend(
-                            p.flatten[c][dist + 1]
-                                .iter()
-                                .map(|&pat| TakMove::spread(sq, dir, pat)),
-                        );
-                    }
+        self.spread_rays(|sq, dir, carry, cap, dist, wall| {
+            for c in 1..=carry {
+                let list = &p.list[c][..p.upto[c][dist] as usize];
+                out.extend(list.iter().map(|&pat| TakMove::spread(sq, dir, pat)));
+                if cap && wall {
+                    out.extend(
+                        p.flatten[c][dist + 1]
+                            .iter()
+                            .map(|&pat| TakMove::spread(sq, dir, pat)),
+                    );
                 }
             }
-        }
+        });
     }
 
     fn count_moves(&self, _buffer: &mut Vec<TakMove>) -> u64 {
