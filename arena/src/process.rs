@@ -228,12 +228,16 @@ pub struct SpawnSpec {
 /// (so they hold for the engine and everything it starts), plus a private working
 /// directory and a clean environment.
 ///
+/// Writes: with `private_dir`, Landlock (Linux 5.13 and later) confines every write of the
+/// engine and its children to that directory (and device files such as `/dev/null`);
+/// reads stay allowed. Where the kernel has no Landlock, writes are only confined by the
+/// user switch below and `RLIMIT_FSIZE`.
+///
 /// What holds: `RLIMIT_AS` (address space: an allocation beyond it fails), `RLIMIT_CPU`
 /// (CPU seconds: SIGXCPU, then SIGKILL), `RLIMIT_FSIZE` (largest file written: SIGXFSZ),
 /// `RLIMIT_NPROC` (processes of the user — shared by every process of that user, and not
-/// enforced for root). The working directory is a fresh directory deleted afterwards; the
-/// engine can still write wherever its user may by absolute path: no namespaces or
-/// privilege drop are used.
+/// enforced for root). The working directory is a fresh directory deleted afterwards.
+/// No namespaces or cgroups are used: reads are not confined.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sandbox {
     /// Address-space limit in bytes.
@@ -268,6 +272,36 @@ impl Sandbox {
             user: unprivileged_user(),
         }
     }
+}
+
+/// Landlock's ABI version, or 0 when the kernel has none
+/// (`landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`, landlock(7)).
+pub fn landlock_abi() -> i64 {
+    // SAFETY: the version query reads no memory.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    v.max(0)
+}
+
+/// The Landlock filesystem rights that modify something, for an ABI version (landlock(7):
+/// WRITE_FILE, REMOVE_DIR, REMOVE_FILE, MAKE_CHAR ... MAKE_SYM in ABI 1, REFER in 2,
+/// TRUNCATE in 3).
+fn landlock_write_rights(abi: i64) -> u64 {
+    // WRITE_FILE, then REMOVE_DIR (bit 4) to MAKE_SYM (bit 12).
+    let mut rights: u64 = (1 << 1) | (0b1_1111_1111 << 4);
+    if abi >= 2 {
+        rights |= 1 << 13;
+    }
+    if abi >= 3 {
+        rights |= 1 << 14;
+    }
+    rights
 }
 
 /// The `nobody` user's (uid, gid) when the arena runs as root, so that untrusted engines
@@ -333,7 +367,10 @@ pub fn limit_violation(
             ));
         }
     }
-    if sandbox.user.is_some() && status.is_some() && stderr_tail.contains("Permission denied") {
+    if (sandbox.user.is_some() || sandbox.private_dir)
+        && status.is_some()
+        && stderr_tail.contains("Permission denied")
+    {
         return Some((
             "filesystem",
             "tried to write outside its directory (permission denied)".into(),
@@ -436,6 +473,19 @@ impl EngineProcess {
         .filter_map(|(r, v)| v.map(|v| (r, v)))
         .collect();
         let user = sandbox.user;
+        // Landlock rules, prepared before the fork: the private directory and /dev.
+        let abi = landlock_abi();
+        let landlock: Option<(u64, Vec<std::ffi::CString>)> = match &private_dir {
+            Some(dir) if abi > 0 => {
+                use std::os::unix::ffi::OsStrExt;
+                let paths = [dir.as_os_str(), std::ffi::OsStr::new("/dev")]
+                    .iter()
+                    .filter_map(|p| std::ffi::CString::new(p.as_bytes()).ok())
+                    .collect();
+                Some((landlock_write_rights(abi), paths))
+            }
+            _ => None,
+        };
         // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
         // calls (prctl, getppid, setrlimit, _exit); `limits` was built before the fork.
         unsafe {
@@ -460,6 +510,9 @@ impl EngineProcess {
                     {
                         return Err(io::Error::last_os_error());
                     }
+                }
+                if let Some((rights, paths)) = &landlock {
+                    restrict_writes(*rights, paths)?;
                 }
                 Ok(())
             });
@@ -604,6 +657,67 @@ impl std::fmt::Display for ExitInfo {
             ExitInfo::Signal(s) => write!(f, "killed by signal {s}"),
         }
     }
+}
+
+/// Confines writes to `paths` with Landlock (landlock(7)). Runs in the child between
+/// fork and exec: only system calls.
+fn restrict_writes(rights: u64, paths: &[std::ffi::CString]) -> io::Result<()> {
+    #[repr(C)]
+    struct RulesetAttr {
+        handled_access_fs: u64,
+    }
+    #[repr(C, packed)]
+    struct PathBeneath {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    let attr = RulesetAttr {
+        handled_access_fs: rights,
+    };
+    // SAFETY: system calls on memory that outlives them; descriptors are closed.
+    unsafe {
+        let ruleset = libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            &attr as *const RulesetAttr,
+            std::mem::size_of::<RulesetAttr>(),
+            0u32,
+        );
+        if ruleset < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let ruleset = ruleset as i32;
+        for path in paths {
+            let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if fd < 0 {
+                continue;
+            }
+            let rule = PathBeneath {
+                allowed_access: rights,
+                parent_fd: fd,
+            };
+            let rc = libc::syscall(
+                libc::SYS_landlock_add_rule,
+                ruleset,
+                1u32, // LANDLOCK_RULE_PATH_BENEATH
+                &rule as *const PathBeneath,
+                0u32,
+            );
+            libc::close(fd);
+            if rc != 0 {
+                libc::close(ruleset);
+                return Err(io::Error::last_os_error());
+            }
+        }
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+            || libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0u32) != 0
+        {
+            let e = io::Error::last_os_error();
+            libc::close(ruleset);
+            return Err(e);
+        }
+        libc::close(ruleset);
+    }
+    Ok(())
 }
 
 async fn drain_stderr(

@@ -267,5 +267,50 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             assert_eq!(r["termination"]["limit"], "filesystem", "{r}");
         }
     }
+    if arena::process::landlock_abi() > 0 {
+        // Landlock confines writes to the private directory, absolute paths included.
+        let target = dir.path().join("outside.txt");
+        let absolute = dir.path().join("absolute.py");
+        std::fs::write(
+            &absolute,
+            good.replace(
+                play,
+                &format!(
+                    "        open({:?}, 'w').write('x')\n{play}",
+                    target.display().to_string()
+                ),
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&absolute, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = arena_match(dir.path(), &marker);
+        cmd.args([
+            "--engine",
+            &format!("cmd={}", absolute.display()),
+            "name=abs",
+            "sandbox=on",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={}", agon().display()),
+            "name=agon",
+        ])
+        .args([
+            "--game",
+            "tictactoe",
+            "--games",
+            "2",
+            "--openings",
+            "start",
+            "--out",
+            "out3",
+        ]);
+        let out = run(cmd, Duration::from_secs(60));
+        assert!(out.status.success(), "{}", text(&out));
+        for r in &journal(&dir.path().join("out3/journal.jsonl")) {
+            assert_eq!(r["termination"]["limit"], "filesystem", "{r}");
+        }
+        assert!(!target.exists(), "{} was written", target.display());
+    }
     assert_no_survivors(&marker);
 }
