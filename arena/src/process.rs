@@ -244,7 +244,7 @@ pub struct Sandbox {
     pub memory_bytes: Option<u64>,
     /// CPU time limit in seconds.
     pub cpu_seconds: Option<u64>,
-    /// Limit on processes of the user.
+    /// Limit on processes (and threads) of the user.
     pub processes: Option<u64>,
     /// Largest file the engine may write, in bytes.
     pub file_bytes: Option<u64>,
@@ -366,6 +366,19 @@ pub fn limit_violation(
                 ),
             ));
         }
+    }
+    if sandbox.processes.is_some()
+        && status.is_some()
+        && (stderr_tail.contains("Resource temporarily unavailable")
+            || stderr_tail.contains("can't start new thread"))
+    {
+        return Some((
+            "processes",
+            format!(
+                "could not start another process or thread (limit {} for its user)",
+                sandbox.processes.unwrap_or(0)
+            ),
+        ));
     }
     if (sandbox.user.is_some() || sandbox.private_dir)
         && status.is_some()

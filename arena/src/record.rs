@@ -131,7 +131,7 @@ pub enum Termination {
     ResourceLimit {
         /// The side at fault.
         side: Seat,
-        /// `memory`, `cpu` or `file-size`.
+        /// `memory`, `cpu`, `file-size`, `processes` or `filesystem`.
         limit: String,
         /// What was seen.
         detail: String,

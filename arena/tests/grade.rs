@@ -267,6 +267,47 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             assert_eq!(r["termination"]["limit"], "filesystem", "{r}");
         }
     }
+    if unsafe { libc::geteuid() } == 0 {
+        // As `nobody`, a bot that starts processes without end hits its process limit.
+        let forks = dir.path().join("forks.py");
+        std::fs::write(
+            &forks,
+            good.replace(
+                play,
+                &format!("        import subprocess\n        kids = [subprocess.Popen(['sleep', '5'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(64)]\n{play}"),
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&forks, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = arena_match(dir.path(), &marker);
+        cmd.args([
+            "--engine",
+            &format!("cmd={}", forks.display()),
+            "name=forks",
+            "sandbox=on",
+            "nproc=16",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={}", agon().display()),
+            "name=agon",
+        ])
+        .args([
+            "--game",
+            "tictactoe",
+            "--games",
+            "2",
+            "--openings",
+            "start",
+            "--out",
+            "out4",
+        ]);
+        let out = run(cmd, Duration::from_secs(60));
+        assert!(out.status.success(), "{}", text(&out));
+        for r in &journal(&dir.path().join("out4/journal.jsonl")) {
+            assert_eq!(r["termination"]["limit"], "processes", "{r}");
+        }
+    }
     if arena::process::landlock_abi() > 0 {
         // Landlock confines writes to the private directory, absolute paths included.
         let target = dir.path().join("outside.txt");
