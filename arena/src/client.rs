@@ -446,6 +446,21 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         deadline: Instant,
         started: Instant,
     ) -> Result<SearchReport, ClientError> {
+        self.read_bestmove_watching(deadline, started, &mut |_| {})
+            .await
+    }
+
+    /// [`read_bestmove`](Self::read_bestmove), calling `watch` with the merged search
+    /// report after every `info` line (a live view of the search).
+    ///
+    /// # Errors
+    /// As `read_bestmove`.
+    pub async fn read_bestmove_watching(
+        &mut self,
+        deadline: Instant,
+        started: Instant,
+        watch: &mut (dyn FnMut(&Info) + Send),
+    ) -> Result<SearchReport, ClientError> {
         let mut report = SearchReport::default();
         loop {
             match self.next_reply(Some(deadline), started, "bestmove").await? {
@@ -457,6 +472,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
                 (Reply::Info(info), _) => {
                     report.info_lines += 1;
                     merge_info(&mut report.info, info);
+                    watch(&report.info);
                 }
                 (Reply::Error { .. }, line) => {
                     return Err(violation(&line, "error reply instead of a move"))

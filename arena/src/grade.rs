@@ -316,6 +316,7 @@ pub async fn grade_bot(
                 limits: LineLimits::default(),
                 stderr_cap: 64 << 10,
                 log_dir: Some(run_dir.join("logs")),
+                live_dir: None,
             },
             schedule: Schedule::new(config.spec.clone(), openings, games, config.seed, false),
             concurrency: 1,

@@ -18,6 +18,7 @@ pub mod referee;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod serve;
 pub mod sprt;
 pub mod stats;
 pub mod summary;

@@ -57,6 +57,151 @@ enum Command {
     /// bot.py or run) against reference players of graded strength, in a sandbox; writes a
     /// report per student, grades.json and grades.csv.
     Grade(GradeArgs),
+    /// Serve a local web page: play any configured engine or watch two play (with their
+    /// live search info), follow running matches and tournaments (--watch OUT), replay
+    /// journaled games with per-move statistics, and open reports.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Port (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: std::net::IpAddr,
+    /// Answer peers other than this machine and any Host header (off: loopback only).
+    #[arg(long)]
+    allow_remote: bool,
+    /// An engine the page may start, as one string of --engine keys, e.g.
+    /// --engine "cmd=./mybot name=mine"; repeat for more. Without --engine or --config:
+    /// agon, agon-easy, agon-minimax-d3 and agon-random.
+    #[arg(long, value_name = "WORDS")]
+    engine: Vec<String>,
+    /// Engines from a JSON file in the format of `tournament --config`.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The agon binary of the default engines.
+    #[arg(long, value_name = "PATH")]
+    agon: Option<PathBuf>,
+    /// An output folder of `arena match` or `tournament` to follow live (repeatable).
+    #[arg(long, value_name = "DIR")]
+    watch: Vec<PathBuf>,
+    /// A journal to replay and report (repeatable).
+    #[arg(long, value_name = "FILE")]
+    journal: Vec<PathBuf>,
+    /// Time an engine may overrun its move time before it loses (ms).
+    #[arg(long, default_value_t = 1000)]
+    margin_ms: u64,
+    /// Deadline for an engine's handshake and first readyok (ms).
+    #[arg(long, default_value_t = 10_000)]
+    startup_ms: u64,
+}
+
+/// `arena serve`.
+async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read --config {}", path.display()))?;
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("--config {}: not JSON", path.display()))?;
+        let Some(list) = json.get("engines").and_then(|e| e.as_array()) else {
+            bail!("--config {}: no \"engines\" list", path.display());
+        };
+        for (i, e) in list.iter().enumerate() {
+            groups.push(config_engine_words(
+                e,
+                &format!("{} engine {}", path.display(), i + 1),
+            )?);
+        }
+    }
+    groups.extend(args.engine.iter().map(|e| vec![e.clone()]));
+    if groups.is_empty() {
+        let agon = args
+            .agon
+            .as_ref()
+            .map_or_else(|| "agon".to_string(), |p| p.display().to_string());
+        groups = vec![
+            agon_words(&agon, "agon", &[]),
+            agon_words(&agon, "agon-easy", &["option.Level=easy"]),
+            agon_words(
+                &agon,
+                "agon-minimax-d3",
+                &["option.Searcher=minimax", "option.Depth=3"],
+            ),
+            agon_words(&agon, "agon-random", &["option.Searcher=random"]),
+        ];
+    }
+    let engines = build_engines(&groups, &EngineSpec::default())?;
+    let mut names = std::collections::HashSet::new();
+    for e in &engines {
+        if e.name == "human" || !names.insert(e.name.clone()) {
+            bail!(
+                "engine name '{}' is used twice (or is 'human'); give each a name=",
+                e.name
+            );
+        }
+    }
+    for dir in &args.watch {
+        if !dir.is_dir() {
+            bail!("--watch {}: not a folder", dir.display());
+        }
+    }
+    for j in &args.journal {
+        if !j.is_file() {
+            bail!("--journal {}: no such file", j.display());
+        }
+    }
+    let spec = GameSpec::parse("tictactoe").expect("valid");
+    let referee = RefereeSettings {
+        spec,
+        margin: Duration::from_millis(args.margin_ms),
+        startup_timeout: Duration::from_millis(args.startup_ms),
+        ping_timeout: Duration::from_millis(5_000),
+        hard_cap: Duration::from_secs(120),
+        grace: Duration::from_millis(300),
+        max_plies: None,
+        query_result: false,
+        ping_every_move: false,
+        limits: LineLimits {
+            max_line: 65_536,
+            burst_lines: 20_000,
+            lines_per_sec: 20_000,
+        },
+        stderr_cap: 0,
+        log_dir: None,
+        live_dir: None,
+    };
+    let config = arena::serve::ServeConfig {
+        engines: engines.into_iter().map(Arc::new).collect(),
+        watch: args.watch.clone(),
+        journals: args.journal.clone(),
+        allow_remote: args.allow_remote,
+        referee,
+    };
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let listener = tokio::net::TcpListener::bind((args.bind, args.port))
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+    let address = listener.local_addr()?;
+    let host = if address.ip().is_unspecified() {
+        "127.0.0.1".to_string()
+    } else if address.is_ipv6() {
+        format!("[{}]", address.ip())
+    } else {
+        address.ip().to_string()
+    };
+    println!("arena serve: http://{host}:{}/", address.port());
+    println!("  engines: {}", names.join(", "));
+    if !args.allow_remote {
+        println!("  answering this machine only (--allow-remote to change)");
+    }
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    arena::serve::serve(listener, arena::serve::router(config)).await?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args, Debug)]
@@ -644,6 +789,7 @@ fn referee_settings(args: &MatchArgs, spec: &GameSpec, run_dir: &Path) -> Refere
         },
         stderr_cap: args.stderr_cap,
         log_dir: Some(run_dir.join("logs")),
+        live_dir: Some(args.out.join("live")),
     }
 }
 
@@ -879,7 +1025,11 @@ fn main() -> ExitCode {
     let args = match &mut cli.command {
         Command::Match(args) => Some(args),
         Command::Tournament(t) => Some(&mut t.common),
-        Command::Merge(_) | Command::Report(_) | Command::Check(_) | Command::Grade(_) => None,
+        Command::Merge(_)
+        | Command::Report(_)
+        | Command::Check(_)
+        | Command::Grade(_)
+        | Command::Serve(_) => None,
     };
     if let (Some(args), Some((_, sub))) = (args, matches.subcommand()) {
         if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
@@ -916,6 +1066,7 @@ fn main() -> ExitCode {
             Command::Report(args) => report(&args),
             Command::Check(args) => check(&args).await,
             Command::Grade(args) => grade(&args).await,
+            Command::Serve(args) => serve(&args).await,
         }
     });
     match result {

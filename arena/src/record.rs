@@ -543,6 +543,43 @@ pub fn read_journal(path: &Path) -> io::Result<Vec<GameRecord>> {
         .collect()
 }
 
+/// A game in progress, as the referee leaves it after every move in
+/// `OUT/live/<run>-w<worker>.json` (replaced atomically), for `arena serve` to show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveGame {
+    /// The run playing it.
+    pub run: String,
+    /// Index of the game in the schedule.
+    pub game: u64,
+    /// The game spec, canonical.
+    pub spec: String,
+    /// The first player's engine name.
+    pub p1: String,
+    /// The second player's engine name.
+    pub p2: String,
+    /// The start position (`None`: the game's start).
+    pub position: Option<String>,
+    /// Every move so far with its search data.
+    pub moves: Vec<MoveRecord>,
+    /// `*` while in progress, else the result.
+    pub result: String,
+    /// When this file was written, ms since the Unix epoch.
+    pub updated_unix_ms: u64,
+}
+
+impl LiveGame {
+    /// Writes the file atomically (a temporary file renamed over it); errors are the
+    /// caller's to ignore: a live view is never worth stopping a game for.
+    ///
+    /// # Errors
+    /// Any I/O failure.
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_string(self).map_err(io::Error::other)?)?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
 /// The human-readable game file: PGN-like tags, the moves with their search data in
 /// braces, and the final board.
 pub fn game_text(record: &GameRecord, final_board: &[String]) -> String {

@@ -23,7 +23,8 @@ use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
 use crate::clock::{Charge, Clock, TimeControl};
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
-    Claims, GameRecord, MoveRecord, OpeningRecord, PlayerRecord, Seat, Termination, JOURNAL_VERSION,
+    Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord, PlayerRecord, Seat, Termination,
+    JOURNAL_VERSION,
 };
 use crate::schedule::ScheduledGame;
 
@@ -69,15 +70,18 @@ pub struct RefereeSettings {
     pub stderr_cap: u64,
     /// Where engine stderr logs go (`None`: discarded).
     pub log_dir: Option<PathBuf>,
+    /// Where each game in progress is published after every move (`None`: nowhere);
+    /// see [`LiveGame`].
+    pub live_dir: Option<PathBuf>,
 }
 
 type Client = EngineClient<BufReader<ChildStdout>, ChildStdin>;
 
 #[derive(Debug)]
-struct Running {
-    process: EngineProcess,
-    client: Client,
-    id: EngineId,
+pub(crate) struct Running {
+    pub(crate) process: EngineProcess,
+    pub(crate) client: Client,
+    pub(crate) id: EngineId,
 }
 
 /// An engine process slot: started on demand, reused between games while it behaves,
@@ -153,7 +157,7 @@ impl EngineSlot {
     }
 
     /// Starts the process if needed: spawn, handshake, options, `readyok`.
-    async fn ensure_started(
+    pub(crate) async fn ensure_started(
         &mut self,
         settings: &RefereeSettings,
         seat: Seat,
@@ -237,8 +241,33 @@ impl EngineSlot {
         Ok(())
     }
 
-    fn running(&mut self) -> &mut Running {
+    pub(crate) fn running(&mut self) -> &mut Running {
         self.running.as_mut().expect("engine started")
+    }
+}
+
+/// Creates the live directory, if any (a failure only loses the live view).
+pub fn open_live_dir(settings: &RefereeSettings) {
+    if let Some(dir) = &settings.live_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            log::warn!("cannot create the live directory {}: {e}", dir.display());
+        }
+    }
+}
+
+/// Removes the live files of run `run` once it is over: no game of it is in progress.
+pub fn close_live_dir(settings: &RefereeSettings, run: &str) {
+    let Some(dir) = &settings.live_dir else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!("{run}-w");
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
@@ -288,7 +317,7 @@ pub fn tei_komi_option(spec: &GameSpec, id: &EngineId) -> Result<Option<Command>
 }
 
 /// Turns a client error into the termination it means for `seat`.
-async fn fault(
+pub(crate) async fn fault(
     seat: Seat,
     phase: &str,
     error: ClientError,
@@ -360,9 +389,25 @@ struct GameState {
     last_bestmove: Option<Instant>,
     claims: Option<Claims>,
     notes: Vec<String>,
+    /// The live file and what it holds besides the moves.
+    live: Option<(PathBuf, LiveGame)>,
 }
 
 impl GameState {
+    /// Rewrites the live file, if any, with the moves so far and `result`.
+    fn publish(&mut self, result: &str) {
+        if let Some((path, live)) = self.live.as_mut() {
+            live.moves.clone_from(&self.moves);
+            live.result = result.to_string();
+            live.updated_unix_ms = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            if let Err(e) = live.write(path) {
+                log::warn!("cannot write the live file {}: {e}", path.display());
+            }
+        }
+    }
+
     fn position_command(&self) -> Command {
         Command::Position {
             position: self.start.clone(),
@@ -451,7 +496,24 @@ pub async fn play_game(
         last_bestmove: None,
         claims: None,
         notes: Vec::new(),
+        live: settings.live_dir.as_ref().map(|dir| {
+            (
+                dir.join(format!("{run}-w{}.json", slots[0].worker)),
+                LiveGame {
+                    run: run.to_string(),
+                    game: scheduled.index,
+                    spec: settings.spec.to_string(),
+                    p1: slots[p1_engine].config.name.clone(),
+                    p2: slots[p2_engine].config.name.clone(),
+                    position: scheduled.opening.position.clone(),
+                    moves: Vec::new(),
+                    result: "*".into(),
+                    updated_unix_ms: 0,
+                },
+            )
+        }),
     };
+    state.publish("*");
     let termination = {
         let (a, b) = slots.split_at_mut(1);
         let (p1, p2) = if p1_engine == 0 {
@@ -524,6 +586,7 @@ pub async fn play_game(
             None => ("*".to_string(), None),
         },
     };
+    state.publish(&result);
     let player = |engine: usize| PlayerRecord {
         name: slots[engine].config.name.clone(),
         engine,
@@ -713,6 +776,7 @@ async fn run_game_inner(
             pv: info.pv,
         });
         state.played.push(canonical);
+        state.publish("*");
     }
     if settings.query_result {
         ask_claims(state, seats, settings).await;

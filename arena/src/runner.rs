@@ -11,7 +11,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
 use crate::record::{complete_lines, game_text, ptn_text, transcript_text, GameRecord, Journal};
-use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
+use crate::referee::{
+    close_live_dir, open_live_dir, play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings,
+};
 use crate::schedule::Schedule;
 use crate::sprt::Sprt;
 use crate::summary::Summary;
@@ -69,6 +71,7 @@ pub async fn run_match(
     if let Some(logs) = &config.referee.log_dir {
         std::fs::create_dir_all(logs)?;
     }
+    open_live_dir(&config.referee);
     let earlier = earlier_games(&config.journal, &config.fingerprint)?;
     let mut journal = Journal::open(&config.journal)?;
     let done: std::collections::HashSet<u64> = earlier.iter().map(|r| r.game).collect();
@@ -188,6 +191,7 @@ pub async fn run_match(
         let _ = h.await;
     }
     bar.finish_and_clear();
+    close_live_dir(&config.referee, &config.run_id);
     Ok(MatchOutcome {
         interrupted: *cancel.borrow(),
         summary,

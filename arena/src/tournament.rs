@@ -358,6 +358,7 @@ pub async fn run_tournament(
     if let Some(logs) = &config.referee.log_dir {
         std::fs::create_dir_all(logs)?;
     }
+    crate::referee::open_live_dir(&config.referee);
     let (mut journal, mut games) = open_journal(&config)?;
     let resumed = games.len();
     let played: std::collections::HashSet<u64> = games.iter().map(|g| g.game).collect();
@@ -501,6 +502,7 @@ pub async fn run_tournament(
         let _ = h.await;
     }
     bar.finish_and_clear();
+    crate::referee::close_live_dir(&config.referee, &config.run_id);
     Ok(TournamentOutcome {
         games,
         resumed,

@@ -44,6 +44,12 @@ fn default_match_runs_with_no_arguments() {
     let records = journal(&dir.path().join("arena-out/journal.jsonl"));
     assert_every_game(&records, 100);
     assert_no_survivors(&marker);
+    // Games in progress were published for `arena serve` (the browser test watches one)
+    // and the finished run removed its live files.
+    let live: Vec<_> = std::fs::read_dir(dir.path().join("arena-out/live"))
+        .expect("the live folder exists")
+        .collect();
+    assert!(live.is_empty(), "live files left behind: {live:?}");
     let mut kinds = BTreeMap::new();
     for r in &records {
         *kinds

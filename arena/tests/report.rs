@@ -6,37 +6,9 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-use common::{agon, arena, arena_match, marker, run};
-
-/// Plays one colour-swapped pair between two agon configurations into `journal`.
-fn pair(dir: &Path, journal: &Path, a: &str, b: &str) {
-    let agon = agon();
-    let mut cmd = arena_match(dir, &marker("report"));
-    let engine = |words: &str| -> Vec<String> {
-        let mut v = vec![format!("cmd={}", agon.display())];
-        v.extend(words.split_whitespace().map(str::to_string));
-        v
-    };
-    cmd.args(["--game", "clobber rows=4 cols=5", "--games", "2"])
-        .args(["--openings", "start", "--report-every", "0"])
-        .arg("--journal")
-        .arg(journal)
-        .arg("--engine")
-        .args(engine(a))
-        .arg("--engine")
-        .args(engine(b));
-    let out = run(cmd, Duration::from_secs(120));
-    assert!(
-        out.status.success(),
-        "arena match failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::{arena, clobber_pair as pair};
 
 /// The `data-mean-nodes` of a configuration's standings row.
 fn mean_nodes(html: &str, name: &str) -> f64 {

@@ -219,3 +219,30 @@ pub fn scripted_engine(mode: &str, name: &str, tc: &str) -> Vec<String> {
         tc.to_string(),
     ]
 }
+
+/// Plays one colour-swapped pair of 4x5 Clobber from the start between two agon
+/// configurations (words after `cmd=`) into `journal`.
+pub fn clobber_pair(dir: &Path, journal: &Path, a: &str, b: &str) {
+    let agon = agon();
+    let mut cmd = arena_match(dir, &marker("report"));
+    let engine = |words: &str| -> Vec<String> {
+        let mut v = vec![format!("cmd={}", agon.display())];
+        v.extend(words.split_whitespace().map(str::to_string));
+        v
+    };
+    cmd.args(["--game", "clobber rows=4 cols=5", "--games", "2"])
+        .args(["--openings", "start", "--report-every", "0"])
+        .arg("--journal")
+        .arg(journal)
+        .arg("--engine")
+        .args(engine(a))
+        .arg("--engine")
+        .args(engine(b));
+    let out = run(cmd, Duration::from_secs(120));
+    assert!(
+        out.status.success(),
+        "arena match failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -121,6 +121,22 @@ fn camp_rows(n: usize) -> &'static [usize] {
     }
 }
 
+/// The squares of `side`'s home camp on a `size` x `size` board as (file, rank), both
+/// from 0 at `a1`: White's camp is the corner at `a1`, Black's the opposite one. For
+/// frontends that draw the camps.
+pub fn camp_squares(size: usize, side: Side) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (rank, &width) in camp_rows(size).iter().enumerate() {
+        for file in 0..width {
+            out.push(match side {
+                Side::First => (file, rank),
+                Side::Second => (size - 1 - file, size - 1 - rank),
+            });
+        }
+    }
+    out
+}
+
 fn build_geometry(n: usize) -> Geometry {
     let mut g = Geometry {
         n,

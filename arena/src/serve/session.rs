@@ -1,0 +1,482 @@
+//! A game played from the web page: each seat is a person (moves come from clicks) or a
+//! configured engine (driven over the protocol like the referee does, with its `info`
+//! lines shown as they arrive). Rules and legality come from the `agon` library.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agon::games::AnyGame;
+use agon::games::GameSpec;
+use agon::protocol::{Command, Go, Info, PositionSpec};
+use serde::Serialize;
+use tokio::sync::{watch, Notify};
+use tokio::time::Instant;
+
+use super::view::{board_view, seat_name, BoardView};
+use crate::client::ClientError;
+use crate::record::{MoveRecord, ScoreRecord, Seat};
+use crate::referee::{fault, EngineConfig, EngineSlot, RefereeSettings};
+
+/// Who sits in a seat.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// A person at the page.
+    Human,
+    /// A configured engine.
+    Engine(Arc<EngineConfig>),
+}
+
+impl Player {
+    fn label(&self) -> String {
+        match self {
+            Player::Human => "human".into(),
+            Player::Engine(e) => e.name.clone(),
+        }
+    }
+}
+
+/// The live search of the engine to move.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Thinking {
+    /// `p1` or `p2`.
+    pub seat: &'static str,
+    /// Milliseconds since `go`.
+    pub elapsed_ms: u64,
+    /// Latest values of the engine's `info` lines.
+    pub depth: Option<u32>,
+    /// Selective depth.
+    pub seldepth: Option<u32>,
+    /// Score (mover's view).
+    pub score: Option<String>,
+    /// Nodes.
+    pub nodes: Option<u64>,
+    /// Nodes per second.
+    pub nps: Option<u64>,
+    /// Principal variation.
+    pub pv: Vec<String>,
+    /// Number of `info` lines so far.
+    pub lines: u64,
+}
+
+/// The state the page polls.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionState {
+    /// Session id.
+    pub id: u64,
+    /// Bumped on every change.
+    pub version: u64,
+    /// The players' labels.
+    pub players: [String; 2],
+    /// Which seats a person plays.
+    pub human: [bool; 2],
+    /// The position after the last move.
+    pub view: BoardView,
+    /// Every move with its search data.
+    pub moves: Vec<MoveRecord>,
+    /// The search in progress, if an engine is thinking.
+    pub thinking: Option<Thinking>,
+    /// What is happening, in words.
+    pub status: String,
+    /// Set when the game is over: the result (`1-0`...) and why.
+    pub over: Option<(String, String)>,
+}
+
+/// One game of the page.
+pub struct Session {
+    /// Its id.
+    pub id: u64,
+    spec: GameSpec,
+    start: Option<String>,
+    players: [Player; 2],
+    movetime_ms: u64,
+    inner: Mutex<Inner>,
+    human_moved: Notify,
+    cancel: watch::Sender<bool>,
+}
+
+struct Inner {
+    game: Box<dyn AnyGame>,
+    played: Vec<String>,
+    moves: Vec<MoveRecord>,
+    thinking: Option<Thinking>,
+    status: String,
+    over: Option<(String, String)>,
+    version: u64,
+    last_seen: Instant,
+}
+
+/// Why a move from the page was not played.
+#[derive(Debug, PartialEq, Eq)]
+pub enum MoveRefusal {
+    /// The game is over.
+    Over,
+    /// It is an engine's turn.
+    NotYourTurn(String),
+    /// The rules refuse it: the library's reason.
+    Illegal(String),
+}
+
+impl std::fmt::Display for MoveRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveRefusal::Over => write!(f, "the game is over"),
+            MoveRefusal::NotYourTurn(who) => write!(f, "it is {who}'s turn, not yours"),
+            MoveRefusal::Illegal(reason) => write!(f, "{reason}"),
+        }
+    }
+}
+
+impl Session {
+    /// A new session at `start` (or the game's start); engines start when the driver runs.
+    ///
+    /// # Errors
+    /// A message naming a bad start position.
+    pub fn new(
+        id: u64,
+        spec: GameSpec,
+        start: Option<String>,
+        players: [Player; 2],
+        movetime_ms: u64,
+    ) -> Result<Arc<Session>, String> {
+        let game = agon::games::new_game(&spec, start.as_deref()).map_err(|e| e.to_string())?;
+        let (cancel, _) = watch::channel(false);
+        let status = match game.outcome() {
+            Some(_) => "the start position is already decided".to_string(),
+            None => format!("{} to move", seat_name(game.side_to_move())),
+        };
+        Ok(Arc::new(Session {
+            id,
+            spec,
+            start,
+            players,
+            movetime_ms,
+            inner: Mutex::new(Inner {
+                game,
+                played: Vec::new(),
+                moves: Vec::new(),
+                thinking: None,
+                status,
+                over: None,
+                version: 0,
+                last_seen: Instant::now(),
+            }),
+            human_moved: Notify::new(),
+            cancel,
+        }))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What the page shows; also marks the session as watched.
+    pub fn state(&self) -> SessionState {
+        let mut inner = self.lock();
+        inner.last_seen = Instant::now();
+        SessionState {
+            id: self.id,
+            version: inner.version,
+            players: [self.players[0].label(), self.players[1].label()],
+            human: [
+                matches!(self.players[0], Player::Human),
+                matches!(self.players[1], Player::Human),
+            ],
+            view: board_view(inner.game.as_ref()),
+            moves: inner.moves.clone(),
+            thinking: inner.thinking.clone(),
+            status: inner.status.clone(),
+            over: inner.over.clone(),
+        }
+    }
+
+    /// How long since the page last asked for the state.
+    pub fn idle(&self) -> Duration {
+        self.lock().last_seen.elapsed()
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.lock().over.is_some()
+    }
+
+    /// Plays a move a person made.
+    ///
+    /// # Errors
+    /// [`MoveRefusal`] when it is not a person's turn or the rules refuse the move.
+    pub fn human_move(&self, text: &str) -> Result<String, MoveRefusal> {
+        let mut inner = self.lock();
+        if inner.over.is_some() {
+            return Err(MoveRefusal::Over);
+        }
+        let side = inner.game.side_to_move();
+        let seat = Seat::of(side);
+        if let Player::Engine(e) = &self.players[seat_index(seat)] {
+            return Err(MoveRefusal::NotYourTurn(e.name.clone()));
+        }
+        let canonical = inner
+            .game
+            .play(text.trim())
+            .map_err(|e| MoveRefusal::Illegal(e.to_string()))?;
+        let ply = inner.played.len() as u32 + 1;
+        inner.moves.push(MoveRecord {
+            ply,
+            side: Some(seat),
+            mv: canonical.clone(),
+            ..MoveRecord::default()
+        });
+        inner.played.push(canonical.clone());
+        self.after_move(&mut inner);
+        drop(inner);
+        self.human_moved.notify_one();
+        Ok(canonical)
+    }
+
+    /// Ends the game now (the page closed it, or the server stops); engines are stopped.
+    pub fn stop(&self, why: &str) {
+        let mut inner = self.lock();
+        if inner.over.is_none() {
+            inner.over = Some(("*".into(), why.to_string()));
+            inner.status = format!("stopped: {why}");
+            inner.thinking = None;
+            inner.version += 1;
+        }
+        drop(inner);
+        let _ = self.cancel.send(true);
+        self.human_moved.notify_one();
+    }
+
+    fn after_move(&self, inner: &mut Inner) {
+        inner.version += 1;
+        inner.thinking = None;
+        match inner.game.outcome() {
+            Some(o) => {
+                let detail = inner
+                    .game
+                    .result_detail()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
+                inner.over = Some((
+                    o.score_str().to_string(),
+                    format!("{}{detail}", o.protocol_name()),
+                ));
+                inner.status = format!("game over: {}{detail}", o.protocol_name());
+            }
+            None => {
+                let side = inner.game.side_to_move();
+                inner.status = format!(
+                    "{} ({}) to move",
+                    inner.game.side_name(side),
+                    self.players[seat_index(Seat::of(side))].label()
+                );
+            }
+        }
+    }
+
+    fn end(&self, result: &str, reason: String) {
+        let mut inner = self.lock();
+        if inner.over.is_none() {
+            inner.status = format!("game over: {reason}");
+            inner.over = Some((result.to_string(), reason));
+            inner.thinking = None;
+            inner.version += 1;
+        }
+    }
+
+    /// Plays the engines' moves until the game ends or the session is stopped; then
+    /// stops the engine processes.
+    pub async fn drive(self: Arc<Self>, settings: RefereeSettings) {
+        let mut slots: [Option<EngineSlot>; 2] = [None, None];
+        for (i, p) in self.players.iter().enumerate() {
+            if let Player::Engine(config) = p {
+                slots[i] = Some(EngineSlot::new(Arc::clone(config), i, self.id as usize));
+            }
+        }
+        let mut cancel = self.cancel.subscribe();
+        tokio::select! {
+            () = self.play(&mut slots, &settings) => {}
+            () = crate::referee::cancelled(&mut cancel) => {}
+        }
+        for slot in slots.iter_mut().flatten() {
+            slot.stop(settings.grace).await;
+        }
+    }
+
+    async fn play(&self, slots: &mut [Option<EngineSlot>; 2], settings: &RefereeSettings) {
+        // Start the engines first, so that a broken one is reported at once.
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            let seat = if i == 0 { Seat::P1 } else { Seat::P2 };
+            {
+                let mut inner = self.lock();
+                inner.status = format!("starting {}", slot.config.name);
+                inner.version += 1;
+            }
+            if let Err(t) = slot.ensure_started(settings, seat, None).await {
+                self.end(forfeit(seat), t.describe());
+                return;
+            }
+            let r = slot.running();
+            let dialect = r.client.dialect();
+            let step = async {
+                r.client
+                    .send(&Command::NewGame {
+                        dialect,
+                        size: crate::referee::tei_size(dialect, &settings.spec),
+                    })
+                    .await?;
+                r.client.ping(Instant::now() + settings.ping_timeout).await
+            };
+            if let Err(e) = step.await {
+                let t = fault(seat, "new game", e, &r.process).await;
+                self.end(forfeit(seat), t.describe());
+                return;
+            }
+        }
+        {
+            let mut inner = self.lock();
+            let over = inner.over.is_some();
+            if !over {
+                self.after_move(&mut inner);
+            }
+        }
+        loop {
+            let (seat, position) = {
+                let inner = self.lock();
+                if inner.over.is_some() {
+                    return;
+                }
+                let seat = Seat::of(inner.game.side_to_move());
+                let position = Command::Position {
+                    position: match &self.start {
+                        Some(p) => PositionSpec::Fen(p.clone()),
+                        None => PositionSpec::StartPos,
+                    },
+                    moves: inner.played.clone(),
+                };
+                (seat, position)
+            };
+            let Some(slot) = slots[seat_index(seat)].as_mut() else {
+                // A person's turn: wait for the click.
+                self.human_moved.notified().await;
+                continue;
+            };
+            if let Err(reason) = self.engine_move(slot, seat, position, settings).await {
+                self.end(forfeit(seat), reason);
+                return;
+            }
+        }
+    }
+
+    /// Asks the engine in `seat` for a move and plays it; `Err` names why it loses.
+    async fn engine_move(
+        &self,
+        slot: &mut EngineSlot,
+        seat: Seat,
+        position: Command,
+        settings: &RefereeSettings,
+    ) -> Result<(), String> {
+        let name = slot.config.name.clone();
+        let r = slot.running();
+        let go = Go {
+            movetime: Some(self.movetime_ms),
+            ..Go::default()
+        };
+        if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
+            return Err(fault(seat, "search", e, &r.process).await.describe());
+        }
+        let started = Instant::now();
+        {
+            let mut inner = self.lock();
+            inner.status = format!("{name} is thinking");
+            inner.thinking = Some(Thinking {
+                seat: seat.name(),
+                ..Thinking::default()
+            });
+            inner.version += 1;
+        }
+        let allowance = Duration::from_millis(self.movetime_ms) + settings.margin;
+        let mut watch = |info: &Info| {
+            let mut inner = self.lock();
+            let lines = inner.thinking.as_ref().map_or(0, |t| t.lines) + 1;
+            inner.thinking = Some(Thinking {
+                seat: seat.name(),
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                depth: info.depth,
+                seldepth: info.seldepth,
+                score: info.score.map(|s| ScoreRecord::from(s).to_string()),
+                nodes: info.nodes,
+                nps: info.nps,
+                pv: info.pv.clone(),
+                lines,
+            });
+            inner.version += 1;
+        };
+        let report = match r
+            .client
+            .read_bestmove_watching(started + allowance, started, &mut watch)
+            .await
+        {
+            Ok(report) => report,
+            Err(ClientError::Timeout { waited_ms, .. }) => {
+                return Err(format!(
+                    "{name} lost on time: no bestmove in {waited_ms} ms ({} ms allowed)",
+                    allowance.as_millis()
+                ))
+            }
+            Err(e) => return Err(fault(seat, "search", e, &r.process).await.describe()),
+        };
+        let used = started.elapsed();
+        let Some(text) = report.best else {
+            return Err(format!(
+                "{name} answered bestmove none while legal moves exist"
+            ));
+        };
+        let mut inner = self.lock();
+        if inner.over.is_some() {
+            return Ok(());
+        }
+        let canonical = inner
+            .game
+            .play(&text)
+            .map_err(|e| format!("{name} played an illegal move: {e}"))?;
+        let info = report.info;
+        let ply = inner.played.len() as u32 + 1;
+        inner.moves.push(MoveRecord {
+            ply,
+            side: Some(seat),
+            mv: canonical.clone(),
+            time_ms: Some((used.as_secs_f64() * 1e6).round() / 1e3),
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.map(Into::into),
+            nodes: info.nodes,
+            nps: info.nps,
+            engine_time_ms: info.time,
+            pv: info.pv,
+            ..MoveRecord::default()
+        });
+        inner.played.push(canonical);
+        self.after_move(&mut inner);
+        Ok(())
+    }
+
+    /// The game spec.
+    pub fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+}
+
+fn seat_index(seat: Seat) -> usize {
+    match seat {
+        Seat::P1 => 0,
+        Seat::P2 => 1,
+    }
+}
+
+/// The result when `seat` loses by a fault.
+fn forfeit(seat: Seat) -> &'static str {
+    match seat {
+        Seat::P1 => "0-1",
+        Seat::P2 => "1-0",
+    }
+}
