@@ -4,7 +4,7 @@
 // Screenshots of every game's board (and of the replay, report and live views) go to
 // <artifact-dir>.
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync } from 'node:fs';
@@ -15,6 +15,7 @@ if (!base || !artifacts || !journal) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
+rmSync(join(artifacts, 'failure.png'), { force: true });
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const userDataDir = mkdtempSync(join(tmpdir(), 'agon-chromium-'));
 
