@@ -8,7 +8,12 @@
 //!   [`crate::games::clobber::solve`], far faster, proving who wins but not in how many
 //!   plies.
 //!
-//! `auto` (the default) takes `regions` where it applies and `search` elsewhere.
+//! - `threats`, for m,n,k boards of up to 64 squares: the proof search of
+//!   [`crate::games::mnk::solve`] (threats, forced blocks, dead squares, symmetry), proving
+//!   win, loss or draw without distances.
+//!
+//! `auto` (the default) takes `regions` or `threats` where they apply and `search`
+//! elsewhere.
 
 use std::any::Any;
 use std::fmt;
@@ -19,6 +24,11 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Outcome};
 use crate::games::clobber::solve::{SolveError, Solver as RegionSolver, MAX_SOLVE_SQUARES};
 use crate::games::clobber::Clobber;
+use crate::games::mnk::solve::{
+    SolveError as MnkSolveError, Solver as ThreatSolver, Value as MnkValue,
+    MAX_SQUARES as MAX_THREAT_SQUARES,
+};
+use crate::games::mnk::Mnk;
 use crate::games::{dispatch, GameSpec, GameVisitor};
 use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind};
 
@@ -31,6 +41,8 @@ pub enum Method {
     Search,
     /// Clobber's sum-of-regions solver (Clobber up to 64 squares; no distances).
     Regions,
+    /// The m,n,k threat solver (boards up to 64 squares; no distances).
+    Threats,
 }
 
 impl Method {
@@ -40,6 +52,7 @@ impl Method {
             "auto" => Some(Method::Auto),
             "search" => Some(Method::Search),
             "regions" => Some(Method::Regions),
+            "threats" => Some(Method::Threats),
             _ => None,
         }
     }
@@ -149,6 +162,11 @@ impl GameVisitor for SolveGame<'_> {
             let s = c.settings_of();
             s.rows() * s.cols() <= MAX_SOLVE_SQUARES
         });
+        let mnk = (&pos as &dyn Any).downcast_ref::<Mnk>();
+        let threats_apply = mnk.is_some_and(|p| {
+            let s = p.settings_of();
+            s.m * s.n <= MAX_THREAT_SQUARES
+        });
         let use_regions = match self.method {
             Method::Regions if !regions_apply => {
                 return Err(format!(
@@ -158,7 +176,18 @@ impl GameVisitor for SolveGame<'_> {
             }
             Method::Regions => true,
             Method::Auto => regions_apply,
-            Method::Search => false,
+            Method::Search | Method::Threats => false,
+        };
+        let use_threats = match self.method {
+            Method::Threats if !threats_apply => {
+                return Err(format!(
+                    "method 'threats' applies to m,n,k boards of up to {MAX_THREAT_SQUARES} \
+                     squares only; use 'search'"
+                ))
+            }
+            Method::Threats => true,
+            Method::Auto => threats_apply,
+            Method::Search | Method::Regions => false,
         };
         // A timer raises the stop flag when the limit passes.
         if let Some(limit) = self.limit {
@@ -174,12 +203,35 @@ impl GameVisitor for SolveGame<'_> {
             side_to_move: G::side_name(pos.side_to_move()),
             verdict: None,
             best_move: None,
-            method: if use_regions { "regions" } else { "search" },
+            method: if use_regions {
+                "regions"
+            } else if use_threats {
+                "threats"
+            } else {
+                "search"
+            },
             nodes: 0,
             elapsed: Duration::ZERO,
         };
         let start = Instant::now();
-        if let Some(clobber) = clobber.filter(|_| use_regions) {
+        if let Some(mnk) = mnk.filter(|p| use_threats && p.outcome().is_none()) {
+            let mut solver = ThreatSolver::new(mnk).expect("size checked above");
+            match solver.solve(mnk, &self.stop) {
+                Ok(solution) => {
+                    report.verdict = Some(match solution.value {
+                        MnkValue::Win => Verdict::Win(None),
+                        MnkValue::Loss => Verdict::Loss(None),
+                        MnkValue::Draw => Verdict::Draw,
+                    });
+                    report.best_move = solution
+                        .winning_move
+                        .map(|c| mnk.format_move(crate::games::mnk::MnkMove(c as u16)));
+                    report.nodes = solution.nodes;
+                }
+                Err(MnkSolveError::Stopped) => report.nodes = solver.nodes(),
+                Err(MnkSolveError::TooLarge) => unreachable!("checked above"),
+            }
+        } else if let Some(clobber) = clobber.filter(|_| use_regions) {
             let mut solver = RegionSolver::new();
             match solver.solve(clobber, &self.stop) {
                 Ok(solution) => {

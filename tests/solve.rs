@@ -166,13 +166,18 @@ fn hand_worked_values() {
         Some(Verdict::Draw)
     );
     // x to move completes the top row at once.
-    let r = run("tictactoe", Some("xx1/oo1/3 x"), Method::Auto);
+    let r = run("tictactoe", Some("xx1/oo1/3 x"), Method::Search);
     assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
+    assert_eq!(r.best_move.as_deref(), Some("c3"));
+    let r = run("tictactoe", Some("xx1/oo1/3 x"), Method::Auto);
+    assert_eq!((r.verdict, r.method), (Some(Verdict::Win(None)), "threats"));
     assert_eq!(r.best_move.as_deref(), Some("c3"));
     // x threatens b3 (top row) and a2 (a-column); o (b2, c1) has no line of its own to
     // finish, blocks one threat and x completes the other: o loses in 2 plies.
-    let r = run("tictactoe", Some("x1x/1o1/x1o o"), Method::Auto);
+    let r = run("tictactoe", Some("x1x/1o1/x1o o"), Method::Search);
     assert_eq!(r.verdict, Some(Verdict::Loss(Some(2))));
+    let r = run("tictactoe", Some("x1x/1o1/x1o o"), Method::Threats);
+    assert_eq!(r.verdict, Some(Verdict::Loss(None)));
     // Clobber `wb` with White to move: White captures and Black has no move.
     let r = run("clobber rows=1 cols=2", Some("wb w"), Method::Search);
     assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
@@ -190,6 +195,73 @@ fn hand_worked_values() {
 fn four_by_four_k4_is_a_draw() {
     let r = run("mnk m=4 n=4 k=4", None, Method::Auto);
     assert_eq!(r.verdict, Some(Verdict::Draw));
+    let r = run("mnk m=4 n=4 k=4", None, Method::Search);
+    assert_eq!(r.verdict, Some(Verdict::Draw));
+}
+
+/// 5x5 four-in-a-row is a draw (the value the issue gives; it follows for 4x4 k=4 too,
+/// since a draw on a board is a draw on every smaller one with the same k).
+#[test]
+fn five_by_five_k4_is_a_draw() {
+    let r = run("mnk m=5 n=5 k=4", None, Method::Auto);
+    assert_eq!((r.verdict, r.method), (Some(Verdict::Draw), "threats"));
+}
+
+/// The threat solver's pruning is exact: on random positions of small boards it agrees
+/// with the plain search (which prunes nothing but by alpha-beta) on every value.
+#[test]
+fn threat_solver_agrees_with_search_on_random_positions() {
+    let mut rng = Rng(0x5EED_6E4B);
+    let mut seen = HashMap::new();
+    for spec in [
+        "mnk m=4 n=4 k=3",
+        "mnk m=4 n=4 k=4",
+        "mnk m=5 n=4 k=4",
+        "mnk m=4 n=3 k=3",
+        "mnk m=5 n=5 k=4",
+    ] {
+        let spec_parsed = agon::games::GameSpec::parse(spec).unwrap();
+        for _ in 0..40 {
+            let mut game = agon::games::new_game(&spec_parsed, None).unwrap();
+            // Deep enough that the plain search takes milliseconds.
+            let plies = match spec {
+                "mnk m=5 n=5 k=4" => 11 + rng.next() % 6,
+                "mnk m=4 n=4 k=4" | "mnk m=5 n=4 k=4" => 5 + rng.next() % 6,
+                _ => 2 + rng.next() % 8,
+            };
+            for _ in 0..plies {
+                let moves = game.legal_moves();
+                if moves.is_empty() || game.outcome().is_some() {
+                    break;
+                }
+                let pick = moves[(rng.next() % moves.len() as u64) as usize].clone();
+                game.play(&pick).unwrap();
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let position = game.position();
+            let class = |v: Option<Verdict>| match v {
+                Some(Verdict::Win(_)) => "win",
+                Some(Verdict::Loss(_)) => "loss",
+                Some(Verdict::Draw) => "draw",
+                None => "unknown",
+            };
+            let threats = run(spec, Some(&position), Method::Threats);
+            let search = run(spec, Some(&position), Method::Search);
+            assert_eq!(
+                class(threats.verdict),
+                class(search.verdict),
+                "{spec} {position}"
+            );
+            *seen.entry(class(search.verdict)).or_insert(0) += 1;
+        }
+    }
+    let checked: u32 = seen.values().sum();
+    assert!(checked > 150, "only {checked} positions checked");
+    for class in ["win", "loss", "draw"] {
+        assert!(seen.get(class).copied().unwrap_or(0) >= 10, "{seen:?}");
+    }
 }
 
 #[test]

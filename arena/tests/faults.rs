@@ -87,7 +87,7 @@ fn stderr_logs_of(dir: &Path, name: &str) -> usize {
     let run = std::fs::read_dir(&out)
         .unwrap()
         .flatten()
-        .find(|e| e.path().is_dir())
+        .find(|e| e.path().join("logs").is_dir())
         .expect("run directory")
         .path();
     std::fs::read_dir(run.join("logs"))

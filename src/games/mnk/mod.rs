@@ -6,6 +6,7 @@
 
 mod eval;
 mod notation;
+pub mod solve;
 
 use std::sync::Arc;
 
