@@ -46,6 +46,7 @@ impl GameVisitor for BenchGame<'_> {
                 default_depth: depth,
                 move_overhead: Duration::ZERO,
                 seed: 0,
+                playout: crate::search::DEFAULT_PLAYOUT,
             };
             let mut searcher = new_searcher::<G>(self.kind, &options);
             let stop = AtomicBool::new(false);

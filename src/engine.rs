@@ -58,8 +58,10 @@ pub struct EngineOptions {
     pub level: Option<Level>,
     /// The learning store's path; empty when learning is off.
     pub learn_file: String,
-    /// Seed of the `random` searcher.
+    /// Seed of the `random` and `mcts` searchers.
     pub seed: u64,
+    /// Random plies of an `mcts` playout.
+    pub playout: u32,
 }
 
 impl Default for EngineOptions {
@@ -74,6 +76,7 @@ impl Default for EngineOptions {
             level: None,
             learn_file: String::new(),
             seed: 0,
+            playout: crate::search::DEFAULT_PLAYOUT,
         }
     }
 }
@@ -108,7 +111,7 @@ trait Session: Send {
 }
 
 /// What a searcher is built from: a change of any of these builds a new one.
-type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str, u64);
+type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str, u64, u32);
 
 struct GameSession<G: Game> {
     start: G,
@@ -232,6 +235,7 @@ impl<G: Game> GameSession<G> {
             },
             heuristic,
             options.seed,
+            options.playout,
         )
     }
 
@@ -245,6 +249,7 @@ impl<G: Game> GameSession<G> {
                 default_depth: options.depth,
                 move_overhead: Duration::from_millis(options.move_overhead),
                 seed: options.seed,
+                playout: options.playout,
             },
         )
     }
@@ -660,6 +665,14 @@ pub fn option_declarations() -> Vec<OptionDecl> {
                 max: i64::from(i32::MAX),
             },
         },
+        OptionDecl {
+            name: "Playout".into(),
+            kind: OptionType::Spin {
+                default: i64::from(crate::search::DEFAULT_PLAYOUT),
+                min: 0,
+                max: 1000,
+            },
+        },
     ]
 }
 
@@ -992,6 +1005,7 @@ impl Engine {
             }
             "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
             "seed" => options.seed = parse_spin("Seed", value, 0, i64::from(i32::MAX))? as u64,
+            "playout" => options.playout = parse_spin("Playout", value, 0, 1000)? as u32,
             "halfkomi" => {
                 self.half_komi = parse_spin("HalfKomi", value, -10, 10)? as i32;
                 // A Tak game in progress takes the new komi (its size and variant stay).
@@ -1036,7 +1050,7 @@ impl Engine {
             _ => {
                 return Err(error(
                     ErrorCode::UnknownOption,
-                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile, Seed)", name.trim()),
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile, Seed, Playout)", name.trim()),
                 ))
             }
         }

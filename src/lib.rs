@@ -14,6 +14,7 @@
 //!     default_depth: 9,
 //!     move_overhead: std::time::Duration::ZERO,
 //!     seed: 0,
+//!     playout: agon::search::DEFAULT_PLAYOUT,
 //! };
 //! let mut searcher = new_searcher::<Mnk>(SearcherKind::Pvs, &options);
 //! let stop = AtomicBool::new(false);

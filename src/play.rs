@@ -510,6 +510,7 @@ impl<R: BufRead, W: Write> GameVisitor for PlayVisitor<'_, R, W> {
             default_depth: 4,
             move_overhead: Duration::ZERO,
             seed: 0,
+            playout: crate::search::DEFAULT_PLAYOUT,
         };
         let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
         let mut session = Session {

@@ -254,6 +254,7 @@ impl GameVisitor for SolveGame<'_> {
                 default_depth: 1,
                 move_overhead: Duration::ZERO,
                 seed: 0,
+                playout: crate::search::DEFAULT_PLAYOUT,
             };
             let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
             let limits = Limits {

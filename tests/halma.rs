@@ -290,6 +290,7 @@ fn pvs(pos: &Halma, limits: &Limits) -> agon::search::SearchResult<HalmaMove> {
         default_depth: 4,
         move_overhead: Duration::ZERO,
         seed: 0,
+        playout: agon::search::DEFAULT_PLAYOUT,
     };
     let mut searcher = new_searcher::<Halma>(SearcherKind::Pvs, &options);
     let stop = AtomicBool::new(false);

@@ -20,6 +20,7 @@ fn searcher() -> Box<dyn Searcher<Mnk>> {
         default_depth: 4,
         move_overhead: Duration::ZERO,
         seed: 0,
+        playout: agon::search::DEFAULT_PLAYOUT,
     };
     new_searcher::<Mnk>(SearcherKind::Pvs, &options)
 }

@@ -29,7 +29,7 @@ fn handshake_lists_id_options_and_ends_with_ugiok() {
     assert!(lines
         .iter()
         .any(|l| l
-            == "option name Searcher type combo default pvs var pvs var alphabeta var minimax var random"));
+            == "option name Searcher type combo default pvs var pvs var alphabeta var minimax var random var mcts"));
     e.send("uci");
     assert_eq!(e.until("uciok", 5 * SEC).last().unwrap(), "uciok");
 }
@@ -128,7 +128,7 @@ fn errors_name_what_was_wrong_and_the_engine_stays_alive() {
         ("setoption name Nope value 1", "error unknown-option"),
         ("setoption name Hash value lots", "error bad-value"),
         ("setoption name Hash value 0", "error bad-value"),
-        ("setoption name Searcher value mcts", "error bad-value"),
+        ("setoption name Searcher value montecarlo", "error bad-value"),
         ("setoption name Game value chess", "error unknown-game"),
         ("setoption name Game value mnk k=9", "error bad-value"),
         ("setoption name Game value mnk q=1", "error bad-value"),

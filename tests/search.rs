@@ -21,6 +21,7 @@ fn options<G: Game>(ordering: bool) -> SearchOptions<G::Heuristic> {
         default_depth: 3,
         move_overhead: std::time::Duration::ZERO,
         seed: 0,
+        playout: agon::search::DEFAULT_PLAYOUT,
     }
 }
 

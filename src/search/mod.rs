@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 mod fixed;
+pub mod mcts;
 pub mod minimax;
 pub mod order;
 pub mod pvs;
@@ -194,6 +195,10 @@ pub trait Searcher<G: Game>: Send {
     fn clear(&mut self);
 }
 
+/// Random plies of an `mcts` playout before the heuristic values the leaf (the `Playout`
+/// option's default).
+pub const DEFAULT_PLAYOUT: u32 = 8;
+
 /// Which searcher an engine uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearcherKind {
@@ -205,15 +210,18 @@ pub enum SearcherKind {
     Pvs,
     /// A uniformly random legal move (a reference opponent for grading), from the seed.
     Random,
+    /// Monte Carlo tree search (UCT), leaves valued by a playout and the heuristic.
+    Mcts,
 }
 
 impl SearcherKind {
     /// All kinds, the default first.
-    pub const ALL: [SearcherKind; 4] = [
+    pub const ALL: [SearcherKind; 5] = [
         SearcherKind::Pvs,
         SearcherKind::AlphaBeta,
         SearcherKind::Minimax,
         SearcherKind::Random,
+        SearcherKind::Mcts,
     ];
 
     /// The protocol name.
@@ -223,6 +231,7 @@ impl SearcherKind {
             SearcherKind::AlphaBeta => "alphabeta",
             SearcherKind::Pvs => "pvs",
             SearcherKind::Random => "random",
+            SearcherKind::Mcts => "mcts",
         }
     }
 
@@ -247,8 +256,10 @@ pub struct SearchOptions<H> {
     pub default_depth: u32,
     /// Time kept back from every move for communication lag.
     pub move_overhead: Duration,
-    /// Seed of the `random` searcher.
+    /// Seed of the `random` and `mcts` searchers.
     pub seed: u64,
+    /// Random plies before the heuristic values a new `mcts` leaf (0: the heuristic alone).
+    pub playout: u32,
 }
 
 /// Builds a searcher of the given kind for game `G`.
@@ -272,6 +283,13 @@ pub fn new_searcher<G: Game>(
             options.move_overhead,
         )),
         SearcherKind::Random => Box::new(random::Random::new(options.seed)),
+        SearcherKind::Mcts => Box::new(mcts::Mcts::new(
+            options.heuristic,
+            options.playout,
+            options.default_depth,
+            options.move_overhead,
+            options.seed,
+        )),
     }
 }
 
