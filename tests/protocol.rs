@@ -128,7 +128,10 @@ fn errors_name_what_was_wrong_and_the_engine_stays_alive() {
         ("setoption name Nope value 1", "error unknown-option"),
         ("setoption name Hash value lots", "error bad-value"),
         ("setoption name Hash value 0", "error bad-value"),
-        ("setoption name Searcher value montecarlo", "error bad-value"),
+        (
+            "setoption name Searcher value montecarlo",
+            "error bad-value",
+        ),
         ("setoption name Game value chess", "error unknown-game"),
         ("setoption name Game value mnk k=9", "error bad-value"),
         ("setoption name Game value mnk q=1", "error bad-value"),
