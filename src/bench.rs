@@ -47,6 +47,7 @@ impl GameVisitor for BenchGame<'_> {
                 move_overhead: Duration::ZERO,
                 seed: 0,
                 playout: crate::search::DEFAULT_PLAYOUT,
+                threads: 1,
             };
             let mut searcher = new_searcher::<G>(self.kind, &options);
             let stop = AtomicBool::new(false);

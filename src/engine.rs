@@ -62,6 +62,8 @@ pub struct EngineOptions {
     pub seed: u64,
     /// Random plies of an `mcts` playout.
     pub playout: u32,
+    /// Threads of the `pvs` search.
+    pub threads: usize,
 }
 
 impl Default for EngineOptions {
@@ -77,6 +79,7 @@ impl Default for EngineOptions {
             learn_file: String::new(),
             seed: 0,
             playout: crate::search::DEFAULT_PLAYOUT,
+            threads: 1,
         }
     }
 }
@@ -111,7 +114,17 @@ trait Session: Send {
 }
 
 /// What a searcher is built from: a change of any of these builds a new one.
-type SearcherKey = (SearcherKind, usize, bool, u64, u32, &'static str, u64, u32);
+type SearcherKey = (
+    SearcherKind,
+    usize,
+    bool,
+    u64,
+    u32,
+    &'static str,
+    u64,
+    u32,
+    usize,
+);
 
 struct GameSession<G: Game> {
     start: G,
@@ -236,6 +249,7 @@ impl<G: Game> GameSession<G> {
             heuristic,
             options.seed,
             options.playout,
+            options.threads,
         )
     }
 
@@ -250,6 +264,7 @@ impl<G: Game> GameSession<G> {
                 move_overhead: Duration::from_millis(options.move_overhead),
                 seed: options.seed,
                 playout: options.playout,
+                threads: options.threads,
             },
         )
     }
@@ -666,6 +681,14 @@ pub fn option_declarations() -> Vec<OptionDecl> {
             },
         },
         OptionDecl {
+            name: "Threads".into(),
+            kind: OptionType::Spin {
+                default: 1,
+                min: 1,
+                max: 64,
+            },
+        },
+        OptionDecl {
             name: "Playout".into(),
             kind: OptionType::Spin {
                 default: i64::from(crate::search::DEFAULT_PLAYOUT),
@@ -1006,6 +1029,7 @@ impl Engine {
             "hash" => options.hash_mb = parse_spin("Hash", value, 1, 4096)? as usize,
             "seed" => options.seed = parse_spin("Seed", value, 0, i64::from(i32::MAX))? as u64,
             "playout" => options.playout = parse_spin("Playout", value, 0, 1000)? as u32,
+            "threads" => options.threads = parse_spin("Threads", value, 1, 64)? as usize,
             "halfkomi" => {
                 self.half_komi = parse_spin("HalfKomi", value, -10, 10)? as i32;
                 // A Tak game in progress takes the new komi (its size and variant stay).
@@ -1050,7 +1074,7 @@ impl Engine {
             _ => {
                 return Err(error(
                     ErrorCode::UnknownOption,
-                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile, Seed, Playout)", name.trim()),
+                    format!("no option named '{}' (options: Game, Searcher, Heuristic, Ordering, Hash, HalfKomi, Depth, MoveOverhead, Level, LearnFile, Seed, Threads, Playout)", name.trim()),
                 ))
             }
         }

@@ -15,6 +15,7 @@
 //!     move_overhead: std::time::Duration::ZERO,
 //!     seed: 0,
 //!     playout: agon::search::DEFAULT_PLAYOUT,
+//!     threads: 1,
 //! };
 //! let mut searcher = new_searcher::<Mnk>(SearcherKind::Pvs, &options);
 //! let stop = AtomicBool::new(false);

@@ -511,6 +511,7 @@ impl<R: BufRead, W: Write> GameVisitor for PlayVisitor<'_, R, W> {
             move_overhead: Duration::ZERO,
             seed: 0,
             playout: crate::search::DEFAULT_PLAYOUT,
+            threads: 1,
         };
         let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
         let mut session = Session {

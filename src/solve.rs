@@ -255,6 +255,7 @@ impl GameVisitor for SolveGame<'_> {
                 move_overhead: Duration::ZERO,
                 seed: 0,
                 playout: crate::search::DEFAULT_PLAYOUT,
+                threads: 1,
             };
             let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
             let limits = Limits {

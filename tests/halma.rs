@@ -291,6 +291,7 @@ fn pvs(pos: &Halma, limits: &Limits) -> agon::search::SearchResult<HalmaMove> {
         move_overhead: Duration::ZERO,
         seed: 0,
         playout: agon::search::DEFAULT_PLAYOUT,
+        threads: 1,
     };
     let mut searcher = new_searcher::<Halma>(SearcherKind::Pvs, &options);
     let stop = AtomicBool::new(false);

@@ -21,6 +21,7 @@ fn searcher() -> Box<dyn Searcher<Mnk>> {
         move_overhead: Duration::ZERO,
         seed: 0,
         playout: agon::search::DEFAULT_PLAYOUT,
+        threads: 1,
     };
     new_searcher::<Mnk>(SearcherKind::Pvs, &options)
 }

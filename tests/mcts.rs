@@ -25,6 +25,7 @@ fn mcts<G: Game>(pos: &G, iterations: u64, seed: u64, playout: u32) -> (String, 
             move_overhead: Duration::ZERO,
             seed,
             playout,
+            threads: 1,
         },
     );
     let stop = AtomicBool::new(false);
@@ -160,6 +161,37 @@ fn protocol_selects_mcts_and_checks_playout() {
         lines
             .iter()
             .any(|l| l.starts_with("error") && l.contains("Playout")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn protocol_threads_option() {
+    let mut engine = common::EngineProcess::start();
+    engine.send("setoption name Game value clobber rows=4 cols=5");
+    engine.send("setoption name Threads value 2");
+    engine.send("position startpos");
+    engine.send("go movetime 200");
+    let lines = engine.until("bestmove", Duration::from_secs(10));
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .to_string();
+    engine.send("moves");
+    let moves = engine.until("moves", Duration::from_secs(5));
+    assert!(
+        moves.last().unwrap().split_whitespace().any(|m| m == best),
+        "{best} {moves:?}"
+    );
+    engine.send("setoption name Threads value 65");
+    engine.send("isready");
+    let lines = engine.until("readyok", Duration::from_secs(5));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error") && l.contains("Threads")),
         "{lines:?}"
     );
 }

@@ -22,6 +22,7 @@ fn options<G: Game>(ordering: bool) -> SearchOptions<G::Heuristic> {
         move_overhead: std::time::Duration::ZERO,
         seed: 0,
         playout: agon::search::DEFAULT_PLAYOUT,
+        threads: 1,
     }
 }
 
@@ -307,4 +308,47 @@ fn shortest_win_is_chosen() {
     let mut after = pos.clone();
     after.make_move(r.best.unwrap());
     assert_eq!(after.outcome(), Some(Outcome::Win(Side::First)));
+}
+
+/// Lazy SMP (`Threads` 2): the same proved values as one thread, legal moves, and all
+/// threads' nodes counted.
+#[test]
+fn lazy_smp_proves_what_one_thread_proves() {
+    let stop = AtomicBool::new(false);
+    let run = |pos: &Mnk, threads: usize| {
+        let mut searcher = new_searcher::<Mnk>(
+            SearcherKind::Pvs,
+            &SearchOptions {
+                threads,
+                hash_mb: 16,
+                ..options::<Mnk>(true)
+            },
+        );
+        let mut p = pos.clone();
+        let r = searcher.search(
+            &mut p,
+            &Limits::default(),
+            &Control::new(&stop),
+            &mut |_| {},
+        );
+        assert_eq!(p, *pos, "position restored");
+        r
+    };
+    // The empty 4x4 four-in-a-row board is a draw.
+    let empty = Mnk::start(&MnkSettings { m: 4, n: 4, k: 4 });
+    for threads in [1, 2, 3] {
+        let r = run(&empty, threads);
+        assert!(r.solved, "threads {threads}");
+        assert_eq!(
+            Score::from_internal(r.score),
+            Score::Cp(0),
+            "threads {threads}"
+        );
+    }
+    // X completes the top row at once: a win in one ply, found by every thread count.
+    let settings = MnkSettings { m: 3, n: 3, k: 3 };
+    let pos = Mnk::parse_position(&settings, "xx1/oo1/3 x").unwrap();
+    let r = run(&pos, 2);
+    assert_eq!(pos.format_move(r.best.unwrap()), "c3");
+    assert_eq!(Score::from_internal(r.score), Score::Win(1));
 }

@@ -260,6 +260,8 @@ pub struct SearchOptions<H> {
     pub seed: u64,
     /// Random plies before the heuristic values a new `mcts` leaf (0: the heuristic alone).
     pub playout: u32,
+    /// Search threads of `pvs` (Lazy SMP when more than 1).
+    pub threads: usize,
 }
 
 /// Builds a searcher of the given kind for game `G`.
@@ -276,6 +278,12 @@ pub fn new_searcher<G: Game>(
             options.heuristic,
             options.ordering,
             options.default_depth,
+        )),
+        SearcherKind::Pvs if options.threads > 1 => Box::new(pvs::LazySmp::new(
+            options.heuristic,
+            options.hash_mb,
+            options.move_overhead,
+            options.threads,
         )),
         SearcherKind::Pvs => Box::new(pvs::Pvs::new(
             options.heuristic,

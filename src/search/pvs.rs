@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use super::time::{budget, Budget};
-use super::tt::{Bound, Table, DEPTH_EXACT};
+use super::tt::{Bound, LocalTable, SharedTable, TtAccess, DEPTH_EXACT};
 use super::{
     terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
     INFINITY, WIN, WIN_THRESHOLD,
@@ -23,11 +23,14 @@ const HISTORY_SIZE: usize = 1 << 14;
 /// The game's (possibly costly) ordering hint is used at nodes with at least this much depth left.
 const HINT_DEPTH: i32 = 2;
 
-/// Iterative deepening PVS.
-pub struct Pvs<G: Game> {
+/// Iterative deepening PVS, with a table of its own (`T` = [`LocalTable`]) or one shared
+/// with other threads ([`LazySmp`]).
+pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>::Move>> {
     heuristic: G::Heuristic,
     move_overhead: Duration,
-    tt: Table<G::Move>,
+    tt: T,
+    /// The first iteration's depth (helpers of a Lazy SMP search start deeper).
+    start_depth: u32,
     moves: MoveStack<G::Move>,
     order_keys: Vec<Vec<(i32, G::Move)>>,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -50,10 +53,23 @@ impl<G: Game> Pvs<G> {
     /// A searcher using `heuristic`, a table of `hash_mb` MiB, keeping `move_overhead` of
     /// every clock budget back.
     pub fn new(heuristic: G::Heuristic, hash_mb: usize, move_overhead: Duration) -> Self {
+        Pvs::with_table(heuristic, LocalTable::new(hash_mb), move_overhead, 1)
+    }
+}
+
+impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
+    /// A searcher on the table `tt`, starting its iterations at `start_depth`.
+    pub fn with_table(
+        heuristic: G::Heuristic,
+        tt: T,
+        move_overhead: Duration,
+        start_depth: u32,
+    ) -> Self {
         Pvs {
             heuristic,
             move_overhead,
-            tt: Table::new(hash_mb),
+            tt,
+            start_depth: start_depth.max(1),
             moves: MoveStack::default(),
             order_keys: Vec::new(),
             killers: Vec::new(),
@@ -321,7 +337,7 @@ impl<G: Game> Pvs<G> {
     }
 }
 
-impl<G: Game> Searcher<G> for Pvs<G> {
+impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
     fn name(&self) -> &'static str {
         "pvs"
     }
@@ -371,7 +387,7 @@ impl<G: Game> Searcher<G> for Pvs<G> {
         result.pv = vec![root[0]];
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        for depth in 1..=max_depth {
+        for depth in self.start_depth.min(max_depth)..=max_depth {
             self.horizon_hits = 0;
             let (score, best) = self.search_root(pos, &mut root, depth as i32, control);
             let elapsed = control.start.elapsed();
@@ -431,5 +447,86 @@ impl<G: Game> Searcher<G> for Pvs<G> {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+}
+
+/// Lazy SMP (as in Stockfish since 2015): several PVS threads search the same root and
+/// share one transposition table; the first thread's result is the answer, the others
+/// fill the table with what they find. Helpers start at alternating depths so that they
+/// do not all search the same tree in step.
+pub struct LazySmp<G: Game> {
+    workers: Vec<Pvs<G, std::sync::Arc<SharedTable<G::Move>>>>,
+}
+
+impl<G: Game> LazySmp<G> {
+    /// `threads` searchers (at least 1) on a shared table of `hash_mb` MiB.
+    pub fn new(
+        heuristic: G::Heuristic,
+        hash_mb: usize,
+        move_overhead: Duration,
+        threads: usize,
+    ) -> Self {
+        let table = std::sync::Arc::new(SharedTable::new(hash_mb));
+        LazySmp {
+            workers: (0..threads.max(1))
+                .map(|i| {
+                    Pvs::with_table(
+                        heuristic,
+                        std::sync::Arc::clone(&table),
+                        move_overhead,
+                        1 + (i as u32 % 2),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<G: Game> Searcher<G> for LazySmp<G> {
+    fn name(&self) -> &'static str {
+        "pvs"
+    }
+
+    fn search(
+        &mut self,
+        pos: &mut G,
+        limits: &Limits,
+        control: &Control<'_>,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let helpers_stop = std::sync::atomic::AtomicBool::new(false);
+        let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    let mut p = pos.clone();
+                    let stop = &helpers_stop;
+                    let start = control.start;
+                    // Helpers search until the main thread is done (or to its depth).
+                    let helper_limits = Limits {
+                        depth: limits.depth,
+                        infinite: true,
+                        ..Limits::default()
+                    };
+                    scope.spawn(move || {
+                        let c = Control { stop, start };
+                        helper.search(&mut p, &helper_limits, &c, &mut |_| {}).nodes
+                    })
+                })
+                .collect();
+            let mut result = main.search(pos, limits, control, on_info);
+            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for h in handles {
+                result.nodes += h.join().unwrap_or(0);
+            }
+            result
+        })
+    }
+
+    fn clear(&mut self) {
+        for w in &mut self.workers {
+            w.clear();
+        }
     }
 }

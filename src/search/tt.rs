@@ -162,6 +162,112 @@ impl<Move: Copy> Table<Move> {
     }
 }
 
+/// A transposition table as the search uses it: through `&self`, so that one type is a
+/// table of one thread ([`LocalTable`]) and another is shared by the threads of a Lazy SMP
+/// search ([`SharedTable`]).
+pub trait TtAccess<Move>: Send {
+    /// The entry stored for `key`, if any.
+    fn probe(&self, key: u64) -> Option<Entry<Move>>;
+    /// Stores a result (see [`Table::store`]).
+    fn store(&self, key: u64, mv: Option<Move>, score: i32, ply: u32, depth: u8, bound: Bound);
+    /// Marks the start of a new search.
+    fn new_search(&self);
+    /// Empties the table.
+    fn clear(&self);
+    /// Permill of sampled slots written in the current search.
+    fn hashfull(&self) -> u32;
+}
+
+/// The table of a single-threaded search.
+pub struct LocalTable<Move>(std::cell::RefCell<Table<Move>>);
+
+impl<Move: Copy> LocalTable<Move> {
+    /// A table of about `megabytes` MiB.
+    pub fn new(megabytes: usize) -> Self {
+        LocalTable(std::cell::RefCell::new(Table::new(megabytes)))
+    }
+}
+
+impl<Move: Copy + Send> TtAccess<Move> for LocalTable<Move> {
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry<Move>> {
+        self.0.borrow().probe(key)
+    }
+    #[inline]
+    fn store(&self, key: u64, mv: Option<Move>, score: i32, ply: u32, depth: u8, bound: Bound) {
+        self.0.borrow_mut().store(key, mv, score, ply, depth, bound);
+    }
+    fn new_search(&self) {
+        self.0.borrow_mut().new_search();
+    }
+    fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+    fn hashfull(&self) -> u32 {
+        self.0.borrow().hashfull()
+    }
+}
+
+/// Shards of a table shared by several search threads, each behind its own lock (the key's
+/// low bits pick the shard; the shard's own index uses the high bits, so both are uniform).
+pub struct SharedTable<Move> {
+    shards: Vec<std::sync::Mutex<Table<Move>>>,
+}
+
+/// Shards of a shared table: enough that two to a few dozen threads rarely meet.
+const SHARDS: usize = 256;
+
+impl<Move: Copy> SharedTable<Move> {
+    /// A table of about `megabytes` MiB in all.
+    pub fn new(megabytes: usize) -> Self {
+        let per_shard_kib = (megabytes.max(1) * 1024 / SHARDS).max(1);
+        SharedTable {
+            shards: (0..SHARDS)
+                .map(|_| {
+                    let mut t = Table::new(1);
+                    let size = std::mem::size_of::<Option<Entry<Move>>>().max(1);
+                    t.entries = vec![None; (per_shard_kib * 1024 / size).max(1)];
+                    std::sync::Mutex::new(t)
+                })
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, Table<Move>> {
+        self.shards[(key as usize) % SHARDS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl<Move: Copy + Send> TtAccess<Move> for std::sync::Arc<SharedTable<Move>> {
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry<Move>> {
+        self.shard(key).probe(key)
+    }
+    #[inline]
+    fn store(&self, key: u64, mv: Option<Move>, score: i32, ply: u32, depth: u8, bound: Bound) {
+        self.shard(key).store(key, mv, score, ply, depth, bound);
+    }
+    fn new_search(&self) {
+        for s in &self.shards {
+            s.lock().unwrap_or_else(|e| e.into_inner()).new_search();
+        }
+    }
+    fn clear(&self) {
+        for s in &self.shards {
+            s.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+    fn hashfull(&self) -> u32 {
+        self.shards[0]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .hashfull()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
