@@ -99,24 +99,37 @@ struct ServeArgs {
     startup_ms: u64,
 }
 
+/// A `--config` file: its `"game"`, if any, and the `--engine` words of each of its
+/// `"engines"`.
+fn read_engine_config(path: &Path) -> anyhow::Result<(Option<String>, Vec<Vec<String>>)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read --config {}", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("--config {}: not valid JSON", path.display()))?;
+    let game = value
+        .get("game")
+        .and_then(|g| g.as_str())
+        .map(str::to_string);
+    let Some(list) = value.get("engines").and_then(|e| e.as_array()) else {
+        bail!("--config {}: needs \"engines\": [...]", path.display());
+    };
+    let mut groups = Vec::new();
+    for (i, e) in list.iter().enumerate() {
+        groups.push(config_engine_words(
+            e,
+            &format!("--config {} engine {}", path.display(), i + 1),
+        )?);
+    }
+    Ok((game, groups))
+}
+
 /// `arena serve`.
 async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read --config {}", path.display()))?;
-        let json: serde_json::Value = serde_json::from_str(&text)
-            .with_context(|| format!("--config {}: not JSON", path.display()))?;
-        let Some(list) = json.get("engines").and_then(|e| e.as_array()) else {
-            bail!("--config {}: no \"engines\" list", path.display());
-        };
-        for (i, e) in list.iter().enumerate() {
-            groups.push(config_engine_words(
-                e,
-                &format!("{} engine {}", path.display(), i + 1),
-            )?);
-        }
-    }
+    let mut groups: Vec<Vec<String>> = match &args.config {
+        // The page picks the game, so a config's "game" does not apply here.
+        Some(path) => read_engine_config(path)?.1,
+        None => Vec::new(),
+    };
     groups.extend(args.engine.iter().map(|e| vec![e.clone()]));
     if groups.is_empty() {
         let agon = args
@@ -833,22 +846,11 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let mut game = common.game.clone();
     let mut groups = Vec::new();
     if let Some(path) = &args.config {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read --config {}", path.display()))?;
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .with_context(|| format!("--config {}: not valid JSON", path.display()))?;
-        if let Some(g) = value.get("game").and_then(|g| g.as_str()) {
-            game = g.to_string();
+        let (config_game, engines) = read_engine_config(path)?;
+        if let Some(g) = config_game {
+            game = g;
         }
-        let Some(list) = value.get("engines").and_then(|e| e.as_array()) else {
-            bail!("--config {}: needs \"engines\": [...]", path.display());
-        };
-        for (i, e) in list.iter().enumerate() {
-            groups.push(config_engine_words(
-                e,
-                &format!("--config {} engine {}", path.display(), i + 1),
-            )?);
-        }
+        groups = engines;
     }
     groups.extend(common.engine_groups.iter().cloned());
     if groups.len() < 2 {

@@ -54,6 +54,22 @@ impl Seat {
         }
     }
 
+    /// The index of this seat (0 for `p1`).
+    pub fn index(self) -> usize {
+        match self {
+            Seat::P1 => 0,
+            Seat::P2 => 1,
+        }
+    }
+
+    /// The result code of a game this seat won: `1-0` or `0-1`.
+    pub fn win_result(self) -> &'static str {
+        match self {
+            Seat::P1 => "1-0",
+            Seat::P2 => "0-1",
+        }
+    }
+
     /// The other seat.
     pub fn other(self) -> Seat {
         match self {
@@ -311,6 +327,38 @@ pub struct MoveRecord {
     /// Reported principal variation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pv: Vec<String>,
+}
+
+impl MoveRecord {
+    /// A searched move: the engine's last `info` values and the wall time from `go` to
+    /// `bestmove` (`used`); clock and latency are the referee's to fill in.
+    pub fn searched(
+        ply: u32,
+        side: Seat,
+        mv: String,
+        used: std::time::Duration,
+        info: agon::protocol::Info,
+    ) -> MoveRecord {
+        MoveRecord {
+            ply,
+            side: Some(side),
+            mv,
+            time_ms: Some(round_ms(used)),
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.map(Into::into),
+            nodes: info.nodes,
+            nps: info.nps,
+            engine_time_ms: info.time,
+            pv: info.pv,
+            ..MoveRecord::default()
+        }
+    }
+}
+
+/// A duration in ms, rounded to microseconds.
+pub fn round_ms(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// One player of a game.

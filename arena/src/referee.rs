@@ -23,8 +23,8 @@ use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
 use crate::clock::{Charge, Clock, TimeControl};
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
-    Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord, PlayerRecord, Seat, Termination,
-    JOURNAL_VERSION,
+    round_ms, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord, PlayerRecord, Seat,
+    Termination, JOURNAL_VERSION,
 };
 use crate::schedule::ScheduledGame;
 
@@ -425,18 +425,11 @@ impl GameState {
             go.p2time = Some(self.clocks[1].left_ms());
             go.p2inc = Some(inc);
         }
-        let tc = self.clocks[seat_index(mover)].tc;
+        let tc = self.clocks[mover.index()].tc;
         go.movetime = tc.movetime;
         go.depth = tc.depth;
         go.nodes = tc.nodes;
         go
-    }
-}
-
-fn seat_index(seat: Seat) -> usize {
-    match seat {
-        Seat::P1 => 0,
-        Seat::P2 => 1,
     }
 }
 
@@ -569,10 +562,7 @@ pub async fn play_game(
         (Termination::Interrupted, _) => ("*".to_string(), None),
         (_, Some(seat)) => {
             let winner = seat.other();
-            (
-                if winner == Seat::P1 { "1-0" } else { "0-1" }.to_string(),
-                Some(winner),
-            )
+            (winner.win_result().to_string(), Some(winner))
         }
         (Termination::Adjudication { .. }, _) => ("1/2-1/2".to_string(), None),
         _ => match state.game.outcome() {
@@ -650,7 +640,7 @@ async fn run_game_inner(
 ) -> Result<Termination, Termination> {
     // Start (or reuse) both engines, then a new game and a ping each.
     for seat in [Seat::P1, Seat::P2] {
-        let slot = &mut seats[seat_index(seat)];
+        let slot = &mut seats[seat.index()];
         if let Some(r) = slot.running.as_mut() {
             r.client.set_transcript(transcript.cloned(), seat.name());
         }
@@ -687,7 +677,7 @@ async fn run_game_inner(
             }
         }
         let mover = Seat::of(state.game.side_to_move());
-        let index = seat_index(mover);
+        let index = mover.index();
         let go = state.go_command(mover);
         let (allowance, limit) = state.clocks[index].allowance(settings.margin, settings.hard_cap);
         let position = state.position_command();
@@ -755,25 +745,19 @@ async fn run_game_inner(
                 })
             }
         };
-        let info = report.info;
         state.moves.push(MoveRecord {
-            ply: state.played.len() as u32 + 1,
-            side: Some(mover),
-            mv: canonical.clone(),
-            book: false,
-            time_ms: Some(round_ms(used)),
             clock_ms: state.clocks[index]
                 .tc
                 .clock
                 .map(|_| state.clocks[index].left_ms()),
             latency_ms: latency.map(round_ms),
-            depth: info.depth,
-            seldepth: info.seldepth,
-            score: info.score.map(Into::into),
-            nodes: info.nodes,
-            nps: info.nps,
-            engine_time_ms: info.time,
-            pv: info.pv,
+            ..MoveRecord::searched(
+                state.played.len() as u32 + 1,
+                mover,
+                canonical.clone(),
+                used,
+                report.info,
+            )
         });
         state.played.push(canonical);
         state.publish("*");
@@ -791,7 +775,7 @@ async fn run_game_inner(
 async fn tell_final_position(state: &mut GameState, seats: &mut [&mut EngineSlot; 2]) {
     let position = state.position_command();
     for seat in [Seat::P1, Seat::P2] {
-        let r = seats[seat_index(seat)].running();
+        let r = seats[seat.index()].running();
         if let Err(e) = r.client.send(&position).await {
             state.notes.push(format!(
                 "{}: final position not delivered: {e}",
@@ -799,10 +783,6 @@ async fn tell_final_position(state: &mut GameState, seats: &mut [&mut EngineSlot
             ));
         }
     }
-}
-
-fn round_ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Tells both engines the final position and asks `query result`; never a fault.
@@ -819,13 +799,13 @@ async fn ask_claims(
     let position = state.position_command();
     let mut answers = [None, None];
     for seat in [Seat::P1, Seat::P2] {
-        let r = seats[seat_index(seat)].running();
+        let r = seats[seat.index()].running();
         let deadline = Instant::now() + settings.ping_timeout;
         if r.client.send(&position).await.is_err() {
             continue;
         }
         match r.client.query(QueryKind::Result, deadline).await {
-            Ok(answer) => answers[seat_index(seat)] = Some(answer),
+            Ok(answer) => answers[seat.index()] = Some(answer),
             Err(e) => state
                 .notes
                 .push(format!("{}: no answer to 'query result': {e}", seat.name())),

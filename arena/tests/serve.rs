@@ -102,6 +102,26 @@ fn the_page_cannot_start_a_command_that_is_not_configured() {
     }
     std::thread::sleep(Duration::from_millis(500));
     assert!(!marker.exists(), "the page's command was run");
+    // Bad requests are refused with the reason, not adjusted.
+    for (body, reason) in [
+        (
+            r#"{"game": "tictactoe", "p1": "human", "p2": "human", "movetime_ms": 0}"#,
+            "movetime_ms 0 is out of range",
+        ),
+        (
+            r#"{"game": "chess", "p1": "human", "p2": "human"}"#,
+            "game 'chess'",
+        ),
+        (
+            r#"{"game": "tictactoe", "p1": "human", "p2": "human", "position": "xxx/3/3 o"}"#,
+            "position:",
+        ),
+        (r#"{"game": "tictactoe"}"#, "bad request"),
+    ] {
+        let (status, answer) = request(addr, "localhost", "POST", "/api/play", body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(answer.contains(reason), "{body}: {answer}");
+    }
     // The configured engine does start and play.
     let body = r#"{"game": "tictactoe", "p1": "configured", "p2": "human", "movetime_ms": 50}"#;
     let (status, answer) = request(addr, "localhost", "POST", "/api/play", body);

@@ -79,8 +79,13 @@ pub struct Table<Move> {
 impl<Move: Copy> Table<Move> {
     /// A table of about `megabytes` MiB (at least one entry).
     pub fn new(megabytes: usize) -> Self {
+        Table::with_kib(megabytes.max(1) * 1024)
+    }
+
+    /// A table of about `kib` KiB (at least one entry).
+    fn with_kib(kib: usize) -> Self {
         let size = std::mem::size_of::<Option<Entry<Move>>>().max(1);
-        let count = (megabytes.max(1) * 1024 * 1024 / size).max(1);
+        let count = (kib * 1024 / size).max(1);
         Table {
             entries: vec![None; count],
             generation: 0,
@@ -223,12 +228,7 @@ impl<Move: Copy> SharedTable<Move> {
         let per_shard_kib = (megabytes.max(1) * 1024 / SHARDS).max(1);
         SharedTable {
             shards: (0..SHARDS)
-                .map(|_| {
-                    let mut t = Table::new(1);
-                    let size = std::mem::size_of::<Option<Entry<Move>>>().max(1);
-                    t.entries = vec![None; (per_shard_kib * 1024 / size).max(1)];
-                    std::sync::Mutex::new(t)
-                })
+                .map(|_| std::sync::Mutex::new(Table::with_kib(per_shard_kib)))
                 .collect(),
         }
     }

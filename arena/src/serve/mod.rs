@@ -33,8 +33,10 @@ use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
 use view::{board_view, replay};
 
-/// Games with engines running at once; more are refused until one ends.
+/// Games in progress at once; more are refused until one ends.
 pub const MAX_SESSIONS: usize = 8;
+/// The time per engine move a game may ask for, in ms.
+const MOVETIME_MS: (u64, u64) = (10, 60_000);
 /// A session nobody has looked at for this long is stopped.
 const IDLE_LIMIT: Duration = Duration::from_secs(600);
 /// Live files older than this are from a match that was killed.
@@ -296,33 +298,37 @@ async fn api_new_game(State(state): State<Shared>, body: String) -> Response {
             }
         }
     }
-    let movetime = request.movetime_ms.clamp(10, 60_000);
+    if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&request.movetime_ms) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "movetime_ms {} is out of range ({}..={})",
+                request.movetime_ms, MOVETIME_MS.0, MOVETIME_MS.1
+            ),
+        );
+    }
     let position = request.position.filter(|p| !p.trim().is_empty());
+    let id = state.next_id.fetch_add(1, Ordering::SeqCst);
+    let players: [Player; 2] = [players[0].clone(), players[1].clone()];
+    let session = match Session::new(id, spec.clone(), position, players, request.movetime_ms) {
+        Ok(s) => s,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
+    };
     {
-        let sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        // Counted and inserted under one lock, so concurrent requests cannot overshoot.
+        let mut sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if sessions.values().filter(|s| !s.is_over()).count() >= MAX_SESSIONS {
             return error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("{MAX_SESSIONS} games are in progress; stop one first"),
             );
         }
+        sessions.insert(id, Arc::clone(&session));
     }
-    let id = state.next_id.fetch_add(1, Ordering::SeqCst);
-    let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-    let session = match Session::new(id, spec.clone(), position, players, movetime) {
-        Ok(s) => s,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
-    };
     let mut settings = state.config.referee.clone();
     settings.spec = spec;
     tokio::spawn(Arc::clone(&session).drive(settings));
-    let snapshot = session.state();
-    state
-        .sessions
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id, session);
-    Json(snapshot).into_response()
+    Json(session.state()).into_response()
 }
 
 fn find_session(state: &AppState, id: u64) -> Result<Arc<Session>, ApiError> {
@@ -390,16 +396,7 @@ async fn api_stop(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Res
 fn journal_paths(config: &ServeConfig) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in &config.watch {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut found: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        found.sort();
-        out.extend(found);
+        out.extend(files_in(dir, "jsonl"));
     }
     for j in &config.journals {
         if !out.contains(j) {
@@ -407,6 +404,20 @@ fn journal_paths(config: &ServeConfig) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The files of `dir` ending in `.extension`, sorted (none if it cannot be read).
+fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == extension))
+        .collect();
+    found.sort();
+    found
 }
 
 /// The records of a journal that may be being written: complete lines that parse; the
@@ -529,7 +540,16 @@ async fn api_replay(State(state): State<Shared>, Query(q): Query<JournalQuery>) 
             ),
         );
     };
-    let ply = q.ply.unwrap_or(record.moves.len()).min(record.moves.len());
+    let ply = q.ply.unwrap_or(record.moves.len());
+    if ply > record.moves.len() {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!(
+                "game {index} has {} plies; there is no ply {ply}",
+                record.moves.len()
+            ),
+        );
+    }
     let spec = match GameSpec::parse(&record.spec) {
         Ok(s) => s,
         Err(e) => {
@@ -572,17 +592,9 @@ async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
     let mut folders = Vec::new();
     for dir in &state.config.watch {
         let mut records = Vec::new();
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            let mut journals: Vec<PathBuf> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-                .collect();
-            journals.sort();
-            for j in journals {
-                if let Ok((r, _)) = read_records(&j) {
-                    records.extend(r);
-                }
+        for j in files_in(dir, "jsonl") {
+            if let Ok((r, _)) = read_records(&j) {
+                records.extend(r);
             }
         }
         folders.push(json!({
@@ -590,15 +602,7 @@ async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
             "games": records.len(),
             "standings": standings(&records),
         }));
-        let Ok(entries) = std::fs::read_dir(dir.join("live")) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
+        let files = files_in(&dir.join("live"), "json");
         for file in files {
             let Ok(text) = std::fs::read_to_string(&file) else {
                 continue;

@@ -12,7 +12,7 @@ use serde::Serialize;
 use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
-use super::view::{board_view, seat_name, BoardView};
+use super::view::{board_view, BoardView};
 use crate::client::ClientError;
 use crate::record::{MoveRecord, ScoreRecord, Seat};
 use crate::referee::{fault, EngineConfig, EngineSlot, RefereeSettings};
@@ -85,7 +85,6 @@ pub struct SessionState {
 pub struct Session {
     /// Its id.
     pub id: u64,
-    spec: GameSpec,
     start: Option<String>,
     players: [Player; 2],
     movetime_ms: u64,
@@ -142,11 +141,10 @@ impl Session {
         let (cancel, _) = watch::channel(false);
         let status = match game.outcome() {
             Some(_) => "the start position is already decided".to_string(),
-            None => format!("{} to move", seat_name(game.side_to_move())),
+            None => format!("{} to move", Seat::of(game.side_to_move()).name()),
         };
         Ok(Arc::new(Session {
             id,
-            spec,
             start,
             players,
             movetime_ms,
@@ -210,7 +208,7 @@ impl Session {
         }
         let side = inner.game.side_to_move();
         let seat = Seat::of(side);
-        if let Player::Engine(e) = &self.players[seat_index(seat)] {
+        if let Player::Engine(e) = &self.players[seat.index()] {
             return Err(MoveRefusal::NotYourTurn(e.name.clone()));
         }
         let canonical = inner
@@ -266,7 +264,7 @@ impl Session {
                 inner.status = format!(
                     "{} ({}) to move",
                     inner.game.side_name(side),
-                    self.players[seat_index(Seat::of(side))].label()
+                    self.players[Seat::of(side).index()].label()
                 );
             }
         }
@@ -355,7 +353,7 @@ impl Session {
                 };
                 (seat, position)
             };
-            let Some(slot) = slots[seat_index(seat)].as_mut() else {
+            let Some(slot) = slots[seat.index()].as_mut() else {
                 // A person's turn: wait for the click.
                 self.human_moved.notified().await;
                 continue;
@@ -439,44 +437,16 @@ impl Session {
             .game
             .play(&text)
             .map_err(|e| format!("{name} played an illegal move: {e}"))?;
-        let info = report.info;
         let ply = inner.played.len() as u32 + 1;
-        inner.moves.push(MoveRecord {
-            ply,
-            side: Some(seat),
-            mv: canonical.clone(),
-            time_ms: Some((used.as_secs_f64() * 1e6).round() / 1e3),
-            depth: info.depth,
-            seldepth: info.seldepth,
-            score: info.score.map(Into::into),
-            nodes: info.nodes,
-            nps: info.nps,
-            engine_time_ms: info.time,
-            pv: info.pv,
-            ..MoveRecord::default()
-        });
+        let record = MoveRecord::searched(ply, seat, canonical.clone(), used, report.info);
+        inner.moves.push(record);
         inner.played.push(canonical);
         self.after_move(&mut inner);
         Ok(())
-    }
-
-    /// The game spec.
-    pub fn spec(&self) -> &GameSpec {
-        &self.spec
-    }
-}
-
-fn seat_index(seat: Seat) -> usize {
-    match seat {
-        Seat::P1 => 0,
-        Seat::P2 => 1,
     }
 }
 
 /// The result when `seat` loses by a fault.
 fn forfeit(seat: Seat) -> &'static str {
-    match seat {
-        Seat::P1 => "0-1",
-        Seat::P2 => "1-0",
-    }
+    seat.other().win_result()
 }

@@ -78,7 +78,7 @@ pub fn board_view(game: &dyn AnyGame) -> BoardView {
         game: spec.name,
         spec: spec.to_string(),
         to_move: position.split(' ').nth(1).unwrap_or("").to_string(),
-        to_move_seat: seat_name(side),
+        to_move_seat: crate::record::Seat::of(side).name(),
         sides: [game.side_name(Side::First), game.side_name(Side::Second)],
         outcome: outcome.map(|o| o.protocol_name()),
         result_detail: game.result_detail(),
@@ -89,14 +89,6 @@ pub fn board_view(game: &dyn AnyGame) -> BoardView {
         },
         cells,
         position,
-    }
-}
-
-/// `p1` or `p2`.
-pub fn seat_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "p1",
-        Side::Second => "p2",
     }
 }
 

@@ -163,10 +163,9 @@ fn build_geometry(n: usize) -> Geometry {
             g.dist[1][sq] = (r + c) as u8;
         }
     }
-    for (r, &width) in camp_rows(n).iter().enumerate() {
-        for c in 0..width {
-            set(&mut g.camp[0], r * n + c);
-            set(&mut g.camp[1], (n - 1 - r) * n + (n - 1 - c));
+    for side in [Side::First, Side::Second] {
+        for (file, rank) in camp_squares(n, side) {
+            set(&mut g.camp[side.index()], rank * n + file);
         }
     }
     g

@@ -202,8 +202,14 @@ impl Solver {
                 live |= w & empty;
             }
         }
+        self.ordered(live, a, d, a_to_move)
+    }
+
+    /// The squares of `candidates`, the most useful to the side to move first (see
+    /// [`Self::square_weight`]), ties by square.
+    fn ordered(&self, candidates: u64, a: u64, d: u64, a_to_move: bool) -> Vec<u32> {
         let (own, opp) = if a_to_move { (a, d) } else { (d, a) };
-        let mut list: Vec<(i32, u32)> = bits(live)
+        let mut list: Vec<(i32, u32)> = bits(candidates)
             .map(|c| (self.square_weight(c, own, opp), c))
             .collect();
         list.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -310,25 +316,11 @@ impl Solver {
         if let Some(&known) = self.table.get(&(ca, cd, a_to_move)) {
             return known;
         }
-        let mut order: Vec<(i32, u32)> = bits(candidates)
-            .map(|c| {
-                let w = if a_to_move {
-                    self.square_weight(c, a, d)
-                } else {
-                    self.square_weight(c, d, a)
-                };
-                (w, c)
-            })
-            .collect();
-        order.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        let order = self.ordered(candidates, a, d, a_to_move);
         let result = if a_to_move {
-            order
-                .iter()
-                .any(|&(_, c)| self.wins(a | 1 << c, d, false, stop))
+            order.iter().any(|&c| self.wins(a | 1 << c, d, false, stop))
         } else {
-            order
-                .iter()
-                .all(|&(_, c)| self.wins(a, d | 1 << c, true, stop))
+            order.iter().all(|&c| self.wins(a, d | 1 << c, true, stop))
         };
         if !self.stopped {
             self.table.insert((ca, cd, a_to_move), result);
