@@ -54,6 +54,15 @@ impl std::ops::Not for Side {
     }
 }
 
+/// A result [`Game::forced`] proves without search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forced {
+    /// The side to move wins with its next move.
+    WinNextMove,
+    /// Whatever the side to move plays, the opponent wins with the move after.
+    LossInTwo,
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -291,6 +300,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A cheap ordering hint for a move: larger is tried first. Default: all equal.
     fn move_order_hint(&self, _mv: Self::Move) -> i32 {
         0
+    }
+
+    /// A result the side to move cannot escape, seen without search (an m,n,k line one
+    /// stone short whose last square is empty, a Tak road one flat short). It must be
+    /// exact: the search takes it as a proof. Cheap positions only; `None` when in doubt.
+    /// Default: none.
+    fn forced(&self) -> Option<Forced> {
+        None
     }
 
     /// Checked play: parses nothing, but refuses a move that is not legal here.

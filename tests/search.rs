@@ -10,7 +10,10 @@ use agon::games::clobber::Clobber;
 use agon::games::halma::Halma;
 use agon::games::mnk::{Mnk, MnkSettings};
 use agon::games::GameSpec;
-use agon::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind, WIN};
+use agon::search::pvs::Pvs;
+use agon::search::{
+    new_searcher, Control, Limits, Score, SearchOptions, Searcher, SearcherKind, WIN,
+};
 use agon::zobrist::splitmix64;
 
 fn options<G: Game>(ordering: bool) -> SearchOptions<G::Heuristic> {
@@ -56,6 +59,15 @@ fn random_positions<G: Game>(start: &G, count: usize, max_plies: u64, seed: u64)
     out
 }
 
+/// `pvs` without the game's proofs without search (`Game::forced`), which would let it
+/// see further than the plain searchers at the same depth.
+fn pvs_plain<G: Game>(pos: &G, limits: &Limits) -> agon::search::SearchResult<G::Move> {
+    let o = options::<G>(true);
+    let mut searcher = Pvs::<G>::new(o.heuristic, o.hash_mb, o.move_overhead).without_forced();
+    let stop = AtomicBool::new(false);
+    searcher.search(&mut pos.clone(), limits, &Control::new(&stop), &mut |_| {})
+}
+
 fn searchers_agree<G: Game>(positions: &[G], depths: &[u32]) {
     for pos in positions {
         for &depth in depths {
@@ -64,7 +76,6 @@ fn searchers_agree<G: Game>(positions: &[G], depths: &[u32]) {
             for (kind, ordering) in [
                 (SearcherKind::AlphaBeta, false),
                 (SearcherKind::AlphaBeta, true),
-                (SearcherKind::Pvs, true),
             ] {
                 let got = search(kind, ordering, pos, &limits).score;
                 assert_eq!(
@@ -75,7 +86,42 @@ fn searchers_agree<G: Game>(positions: &[G], depths: &[u32]) {
                     pos.format_position()
                 );
             }
+            assert_eq!(
+                pvs_plain(pos, &limits).score,
+                reference,
+                "pvs without forced results disagrees with minimax at depth {depth} on {}",
+                pos.format_position()
+            );
+            forced_results_are_sound(pos, depth, reference);
         }
+    }
+}
+
+/// The default `pvs`, which takes the game's proofs without search: every win or loss it
+/// reports is one minimax confirms at that distance, and every win or loss minimax finds
+/// at this depth it finds too, at the same distance.
+fn forced_results_are_sound<G: Game>(pos: &G, depth: u32, reference: i32) {
+    let reference = Score::from_internal(reference);
+    let got =
+        Score::from_internal(search(SearcherKind::Pvs, true, pos, &Limits::depth(depth)).score);
+    let here = pos.format_position();
+    match got {
+        Score::Win(plies) | Score::Loss(plies) => {
+            let confirm = Score::from_internal(
+                search(SearcherKind::Minimax, false, pos, &Limits::depth(plies)).score,
+            );
+            assert_eq!(
+                got, confirm,
+                "pvs at depth {depth} on {here}: minimax at depth {plies} says otherwise"
+            );
+        }
+        Score::Cp(_) => assert!(
+            !matches!(reference, Score::Win(_) | Score::Loss(_)),
+            "pvs at depth {depth} on {here} says {got:?}, minimax proves {reference:?}"
+        ),
+    }
+    if matches!(reference, Score::Win(_) | Score::Loss(_)) {
+        assert_eq!(got, reference, "pvs at depth {depth} on {here}");
     }
 }
 
@@ -351,4 +397,29 @@ fn lazy_smp_proves_what_one_thread_proves() {
     let r = run(&pos, 2);
     assert_eq!(pos.format_move(r.best.unwrap()), "c3");
     assert_eq!(Score::from_internal(r.score), Score::Win(1));
+}
+
+/// Hand-worked positions where forced results decide every reply: `pvs` at depth 1
+/// reports the proven value (minimax needs the full distance, and agrees); where two
+/// threats share their square, nothing is proved.
+#[test]
+fn forced_results_at_the_root() {
+    let five = MnkSettings { m: 5, n: 5, k: 4 };
+    let pvs_at_1 = |text: &str| {
+        let pos = Mnk::parse_position(&five, text).unwrap();
+        let got =
+            Score::from_internal(search(SearcherKind::Pvs, true, &pos, &Limits::depth(1)).score);
+        let plain = search(SearcherKind::Minimax, false, &pos, &Limits::depth(1)).score;
+        forced_results_are_sound(&pos, 1, plain);
+        got
+    };
+    // An open three of x: o loses in two plies (minimax needs depth 2 to see it).
+    assert_eq!(pvs_at_1("5/5/5/oo3/1xxx1 o"), Score::Loss(2));
+    // x to move with a three: wins next ply.
+    assert_eq!(
+        pvs_at_1("5/5/5/oo3/1xxx1 x".replace("oo3", "ooo2").as_str()),
+        Score::Win(1)
+    );
+    // Row and column threats on the same square a1: o blocks both, nothing is proved.
+    assert!(matches!(pvs_at_1("o1o2/x4/x1o1o/x4/1xxxo o"), Score::Cp(_)));
 }

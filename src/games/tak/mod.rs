@@ -41,7 +41,7 @@ mod tune;
 
 use std::sync::OnceLock;
 
-use crate::game::{Game, MoveError, Outcome, ParamSpec, PositionError, Side};
+use crate::game::{Forced, Game, MoveError, Outcome, ParamSpec, PositionError, Side};
 use crate::zobrist;
 
 pub use eval::TakHeuristic;
@@ -1158,5 +1158,15 @@ impl Game for Tak {
 
     fn move_order_hint(&self, mv: TakMove) -> i32 {
         eval::order_hint(self, mv)
+    }
+
+    /// A flat placed on a square that completes a road wins at once (roads only: the
+    /// line variant and the opening plies never).
+    fn forced(&self) -> Option<Forced> {
+        let (stones, caps) = self.reserves(self.to_move);
+        if self.settings.line || self.opening() || stones + caps == 0 {
+            return None;
+        }
+        (eval::road_threats(self, self.to_move) != 0).then_some(Forced::WinNextMove)
     }
 }

@@ -51,3 +51,18 @@ fn capstone_flattens_only_alone() {
         "'2b1<' is illegal here: a1: cannot drop onto a wall (only a capstone moving alone flattens it)"
     );
 }
+
+/// A flat on e1 completes White's road a1-e1: [`Game::forced`] says so, and playing it
+/// does win; a wall in the line, or the other side to move, decide nothing.
+#[test]
+fn a_road_one_flat_short_is_a_win_next_move() {
+    let threat = pos(5, "x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5");
+    assert_eq!(threat.forced(), Some(Forced::WinNextMove));
+    let mut after = threat.clone();
+    after.make_move(threat.parse_move("e1").unwrap());
+    assert_eq!(after.outcome(), Some(Outcome::Win(Side::First)));
+    // Black to move has no road one placement away.
+    assert_eq!(pos(5, "x5/x5/x5/2,2,2,x2/1,1,1,1,x 2 4").forced(), None);
+    // A black wall on d1 breaks the line: no threat.
+    assert_eq!(pos(5, "x5/x5/x5/2,2,x3/1,1,1,2S,x 1 5").forced(), None);
+}
