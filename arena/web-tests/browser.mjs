@@ -94,7 +94,8 @@ try {
   await page.click('#play-board [data-sq="a1"]');
   await page.click('#play-board [data-sq="a2"]');
   await waitForMoves(2);
-  check((await page.locator('#moves li').first().textContent()) === 'a1-a2', 'clobber a1-a2 played by two clicks');
+  const first = await page.locator('#moves li').first().textContent();
+  check(first === 'a1-a2', `clobber a1-a2 played by two clicks (first move: ${first})`);
   await page.click('#play-board [data-sq="f5"]');
   await page.click('#play-board [data-sq="d5"]');
   await page.waitForFunction(() => document.getElementById('refusal').textContent.length > 0);

@@ -205,14 +205,18 @@ $('stop').addEventListener('click', async () => {
 
 async function poll() {
   if (!session) return;
+  const id = session.id;
   try {
-    const next = await api(`/api/play/${session.id}`);
+    const next = await api(`/api/play/${id}`);
+    // A new game started while this answer was on its way: it is stale.
+    if (!session || session.id !== id) return;
     if (next.version !== session.version || JSON.stringify(next.thinking) !== JSON.stringify(session.thinking)) {
       session = next;
       renderSession();
     }
     if (next.over) clearInterval(pollTimer);
   } catch (e) {
+    if (!session || session.id !== id) return;
     $('status').textContent = `lost the game: ${e.message}`;
     clearInterval(pollTimer);
   }
