@@ -10,7 +10,8 @@
 //!
 //! - `threats`, for m,n,k boards of up to 64 squares: the proof search of
 //!   [`crate::games::mnk::solve`] (threats, forced blocks, dead squares, symmetry), proving
-//!   win, loss or draw without distances.
+//!   win, loss or draw, then the distance of a win or a loss by the same search with a
+//!   budget of moves.
 //!
 //! `auto` (the default) takes `regions` or `threats` where they apply and `search`
 //! elsewhere.
@@ -216,11 +217,11 @@ impl GameVisitor for SolveGame<'_> {
         let start = Instant::now();
         if let Some(mnk) = mnk.filter(|p| use_threats && p.outcome().is_none()) {
             let mut solver = ThreatSolver::new(mnk).expect("size checked above");
-            match solver.solve(mnk, &self.stop) {
+            match solver.solve_with_distance(mnk, &self.stop) {
                 Ok(solution) => {
                     report.verdict = Some(match solution.value {
-                        MnkValue::Win => Verdict::Win(None),
-                        MnkValue::Loss => Verdict::Loss(None),
+                        MnkValue::Win => Verdict::Win(solution.plies),
+                        MnkValue::Loss => Verdict::Loss(solution.plies),
                         MnkValue::Draw => Verdict::Draw,
                     });
                     report.best_move = solution

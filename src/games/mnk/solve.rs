@@ -17,7 +17,12 @@
 //!   symmetries, exactly (both bitboards, no hash collisions).
 //!
 //! The value: the side to move wins if it can force a win; else it loses if the opponent
-//! can; else it is a draw. No distances (a proof of "can win" is not a shortest one).
+//! can; else it is a draw. A proof of "can win" is not a shortest one, so the distance of
+//! a win or a loss is found afterwards by the same search with a budget of winner's moves
+//! ("can the winner force a win with at most `b` more stones?"), for `b = 1, 2, ...`: the
+//! first budget that suffices is the length of the shortest win against the longest
+//! defence. The rules above keep that length: a dead square or a move that ignores a
+//! threat never makes a win longer than the best live defence does.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,6 +33,9 @@ use crate::game::Game;
 
 /// Largest board (squares) the solver takes.
 pub const MAX_SQUARES: usize = 64;
+
+/// The budget of a search for any win, however long.
+const UNBOUNDED: u32 = u32::MAX;
 
 /// The proved value of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +53,12 @@ pub enum Value {
 pub struct Solution {
     /// The value.
     pub value: Value,
-    /// A winning move when the side to move wins (a square index).
+    /// A winning move when the side to move wins (a square index): one of the shortest
+    /// wins when the distance was asked for.
     pub winning_move: Option<usize>,
+    /// Plies to the end of the game, with the winner winning as fast as it can and the
+    /// loser holding out as long as it can; `None` for a draw or when not asked for.
+    pub plies: Option<u32>,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -73,6 +85,9 @@ pub struct Solver {
     /// Proved results: (attacker stones, defender stones, attacker to move) in canonical
     /// orientation → whether the attacker wins.
     table: FxHashMap<(u64, u64, bool), bool>,
+    /// Bounds proved with a budget, same keys: (the smallest budget known to win, the
+    /// largest budget known not to; `u8::MAX` and 0 when unknown).
+    bounded: FxHashMap<(u64, u64, bool), (u8, u8)>,
     nodes: u64,
     stopped: bool,
 }
@@ -132,6 +147,7 @@ impl Solver {
             cell_windows,
             images,
             table: FxHashMap::default(),
+            bounded: FxHashMap::default(),
             nodes: 0,
             stopped: false,
         })
@@ -147,16 +163,7 @@ impl Solver {
     /// # Errors
     /// [`SolveError::Stopped`] when `stop` is raised first.
     pub fn solve(&mut self, pos: &Mnk, stop: &AtomicBool) -> Result<Solution, SolveError> {
-        let mut mine = 0u64;
-        let mut theirs = 0u64;
-        let me = pos.side_to_move();
-        for c in 0..pos.settings.m * pos.settings.n {
-            match pos.stone(c) {
-                Some(side) if side == me => mine |= 1 << c,
-                Some(_) => theirs |= 1 << c,
-                None => {}
-            }
-        }
+        let (mine, theirs) = self.stones(pos);
         // Who wins, and with which move: the root's moves one by one.
         let moves = self.moves(mine, theirs, true);
         let mut winning_move = None;
@@ -183,8 +190,74 @@ impl Solver {
         Ok(Solution {
             value,
             winning_move: winning_move.map(|c| c as usize),
+            plies: None,
             nodes: self.nodes,
         })
+    }
+
+    /// [`Self::solve`], then the distance of a win or a loss (see the module doc), and a
+    /// winning move of the shortest win.
+    ///
+    /// # Errors
+    /// [`SolveError::Stopped`] when `stop` is raised first.
+    pub fn solve_with_distance(
+        &mut self,
+        pos: &Mnk,
+        stop: &AtomicBool,
+    ) -> Result<Solution, SolveError> {
+        let mut solution = self.solve(pos, stop)?;
+        let (mine, theirs) = self.stones(pos);
+        let free = (self.full & !(mine | theirs)).count_ones();
+        match solution.value {
+            Value::Draw => {}
+            Value::Win => {
+                let moves = self.moves(mine, theirs, true);
+                'budgets: for budget in 1..=free.div_ceil(2) {
+                    for &c in &moves {
+                        let a = mine | 1 << c;
+                        if self.immediate(a) || self.wins_within(a, theirs, false, budget - 1, stop)
+                        {
+                            solution.winning_move = Some(c as usize);
+                            solution.plies = Some(2 * budget - 1);
+                            break 'budgets;
+                        }
+                    }
+                    if self.stopped {
+                        return Err(SolveError::Stopped);
+                    }
+                }
+            }
+            Value::Loss => {
+                for budget in 1..=free / 2 {
+                    if self.wins_within(theirs, mine, false, budget, stop) {
+                        solution.plies = Some(2 * budget);
+                        break;
+                    }
+                    if self.stopped {
+                        return Err(SolveError::Stopped);
+                    }
+                }
+            }
+        }
+        if self.stopped {
+            return Err(SolveError::Stopped);
+        }
+        solution.nodes = self.nodes;
+        Ok(solution)
+    }
+
+    /// The stones of the side to move and of the other side.
+    fn stones(&self, pos: &Mnk) -> (u64, u64) {
+        let (mut mine, mut theirs) = (0u64, 0u64);
+        let me = pos.side_to_move();
+        for c in 0..pos.settings.m * pos.settings.n {
+            match pos.stone(c) {
+                Some(side) if side == me => mine |= 1 << c,
+                Some(_) => theirs |= 1 << c,
+                None => {}
+            }
+        }
+        (mine, theirs)
     }
 
     /// Whether `stones` hold a whole window.
@@ -249,6 +322,19 @@ impl Solver {
     /// Whether the attacker (stones `a`) can force a win against the defender (`d`), with
     /// the attacker to move when `a_to_move`. Neither side has a whole window yet.
     fn wins(&mut self, a: u64, d: u64, a_to_move: bool, stop: &AtomicBool) -> bool {
+        self.wins_within(a, d, a_to_move, UNBOUNDED, stop)
+    }
+
+    /// Whether the attacker can force a win placing at most `budget` more stones (the
+    /// winning one included); [`UNBOUNDED`] for any number.
+    fn wins_within(
+        &mut self,
+        a: u64,
+        d: u64,
+        a_to_move: bool,
+        budget: u32,
+        stop: &AtomicBool,
+    ) -> bool {
         self.nodes += 1;
         if self.nodes & 0xFFFF == 0 && stop.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -281,7 +367,7 @@ impl Solver {
                 live |= w & empty;
             }
         }
-        if min_need > a_moves {
+        if min_need > a_moves.min(budget) {
             return false;
         }
         let candidates = if a_to_move {
@@ -312,18 +398,51 @@ impl Solver {
         if candidates == 0 {
             return false;
         }
-        let (ca, cd) = self.canonical(a, d);
-        if let Some(&known) = self.table.get(&(ca, cd, a_to_move)) {
-            return known;
+        let key = self.canonical(a, d);
+        let key = (key.0, key.1, a_to_move);
+        match self.table.get(&key) {
+            Some(&known) if budget == UNBOUNDED || !known => return known,
+            _ => {}
+        }
+        if budget != UNBOUNDED {
+            if let Some(&(win_at, fail_at)) = self.bounded.get(&key) {
+                if u32::from(win_at) <= budget {
+                    return true;
+                }
+                if u32::from(fail_at) >= budget {
+                    return false;
+                }
+            }
         }
         let order = self.ordered(candidates, a, d, a_to_move);
         let result = if a_to_move {
-            order.iter().any(|&c| self.wins(a | 1 << c, d, false, stop))
+            // `budget >= 1` here: `min_need` is at least 1.
+            let next = if budget == UNBOUNDED {
+                UNBOUNDED
+            } else {
+                budget - 1
+            };
+            order
+                .iter()
+                .any(|&c| self.wins_within(a | 1 << c, d, false, next, stop))
         } else {
-            order.iter().all(|&c| self.wins(a, d | 1 << c, true, stop))
+            order
+                .iter()
+                .all(|&c| self.wins_within(a, d | 1 << c, true, budget, stop))
         };
-        if !self.stopped {
-            self.table.insert((ca, cd, a_to_move), result);
+        if self.stopped {
+            return result;
+        }
+        if budget == UNBOUNDED {
+            self.table.insert(key, result);
+        } else {
+            let entry = self.bounded.entry(key).or_insert((u8::MAX, 0));
+            let b = budget as u8;
+            if result {
+                entry.0 = entry.0.min(b);
+            } else {
+                entry.1 = entry.1.max(b);
+            }
         }
         result
     }
