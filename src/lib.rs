@@ -34,4 +34,6 @@ pub mod play;
 pub mod protocol;
 pub mod search;
 pub mod solve;
+#[cfg(test)]
+mod texel;
 pub mod zobrist;

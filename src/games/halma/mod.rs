@@ -24,6 +24,8 @@ mod eval;
 mod notation;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tune;
 
 use std::sync::OnceLock;
 

@@ -2,12 +2,15 @@
 //! only is a potential line for that side; the more stones it holds, the more it is worth.
 
 use super::{Mnk, MnkMove};
+use crate::game::Side;
 
 /// The named m,n,k heuristics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MnkHeuristic {
-    /// Open windows weighted by stones, with extra weight for threats (k-1 in an open
-    /// window) and a bonus for the side to move, which completes its threat first.
+    /// Open windows counted by the stones they still miss (threats: one), a bonus for a
+    /// threat with the move and for two threats, and a tempo; for five in a row with
+    /// weights fitted to self-play games ([`THREATS_WEIGHTS`]), else 4 to the power of
+    /// the stones in the window. The default.
     Threats,
     /// Open windows weighted by stones only.
     Lines,
@@ -21,6 +24,50 @@ pub(super) const HEURISTICS: &[(&str, MnkHeuristic)] = &[
     ("lines", MnkHeuristic::Lines),
     ("center", MnkHeuristic::Center),
 ];
+
+/// Buckets of [`Mnk::open`]: open windows 1, 2, 3, and 4 or more stones short of k.
+pub(super) const OPEN_BUCKETS: usize = 5;
+
+/// The terms of `threats` for one side, each the count its weight in [`THREATS_WEIGHTS`]
+/// multiplies (see [`FEATURE_NAMES`]).
+pub const FEATURES: usize = 6;
+
+/// What each feature counts, for one side (printed by the refit in `tune.rs`).
+#[cfg_attr(not(test), allow(dead_code))]
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "open windows one short (threats)",
+    "open windows two short",
+    "open windows three short",
+    "open windows four or more short",
+    "a threat, to move",
+    "two or more threats, not to move",
+];
+
+/// The k the weights of `threats` were fitted for; other k keep the hand-set weights
+/// (fitted by missing stones, they lost 46.8% on 7x7 k = 4).
+pub const FITTED_K: usize = 5;
+
+/// The weights of `threats` for five in a row, fitted by `tune.rs` to self-play games on
+/// 15x15 and 9x9. A threat with the move wins next move and two threats cannot both be
+/// blocked: the search proves both ([`crate::game::Game::forced`]); these weights are for
+/// the plain searchers and the leaves where the proof does not apply.
+pub const THREATS_WEIGHTS: [i32; FEATURES] = [241, 123, 33, 4, 2802, 819];
+/// Bonus of the side to move in `threats`.
+pub const THREATS_TEMPO: i32 = 147;
+
+/// The features of `side` (see [`FEATURE_NAMES`]); `to_move` when it is that side's turn.
+pub fn side_features(pos: &Mnk, side: Side, to_move: bool) -> [i32; FEATURES] {
+    let open = &pos.open[side.index()];
+    let threats = open[1];
+    [
+        threats,
+        open[2],
+        open[3],
+        open[4],
+        i32::from(to_move && threats > 0),
+        i32::from(!to_move && threats >= 2),
+    ]
+}
 
 /// Weight of an open window holding `stones` stones of one side (k-1 is a threat).
 #[inline]
@@ -37,19 +84,29 @@ pub(super) fn evaluate(pos: &Mnk, heuristic: MnkHeuristic) -> i32 {
             let score = pos.line_score;
             score[me] - score[them]
         }
-        MnkHeuristic::Threats => {
-            let (score, threats) = (pos.line_score, pos.threats);
-            let base = score[me] - score[them];
-            // The side to move with a threat wins next move; two enemy threats cannot
-            // both be blocked. Neither is proven here (search will), so these are bonuses.
+        MnkHeuristic::Threats if pos.settings.k != FITTED_K => {
+            // The hand-set weights: 4 to the power of the stones in an open window, 50
+            // more for a threat, and the two bonuses.
+            let (score, threats) = (pos.line_score, [pos.threats(me), pos.threats(them)]);
             let mut bonus = 0;
-            if threats[me] > 0 {
+            if threats[0] > 0 {
                 bonus += 2000;
             }
-            if threats[them] >= 2 {
+            if threats[1] >= 2 {
                 bonus -= 1000;
             }
-            base + 50 * (threats[me] - threats[them]) + bonus
+            score[me] - score[them] + 50 * (threats[0] - threats[1]) + bonus
+        }
+        MnkHeuristic::Threats => {
+            let f = side_features(pos, pos.to_move, true);
+            let g = side_features(pos, pos.to_move.other(), false);
+            let terms: i32 = f
+                .iter()
+                .zip(g)
+                .zip(THREATS_WEIGHTS)
+                .map(|((a, b), w)| (a - b) * w)
+                .sum();
+            terms + THREATS_TEMPO
         }
         MnkHeuristic::Center => {
             let mut total = 0;
@@ -94,11 +151,12 @@ pub(super) fn order_hint(pos: &Mnk, mv: MnkMove) -> i32 {
 mod tests {
     use super::*;
 
-    /// Counts windows from scratch (the test oracle of the incremental counts): returns, per side, the sum of window weights and the number of threats.
-    fn scan_from_scratch(pos: &Mnk) -> ([i32; 2], [i32; 2]) {
+    /// Counts windows from scratch (the test oracle of the incremental counts): returns,
+    /// per side, the sum of window weights and the open windows by stones missing.
+    fn scan_from_scratch(pos: &Mnk) -> ([i32; 2], [[i32; OPEN_BUCKETS]; 2]) {
         let k = pos.settings.k;
         let mut score = [0i32; 2];
-        let mut threats = [0i32; 2];
+        let mut open = [[0i32; OPEN_BUCKETS]; 2];
         for window in pos.geometry.windows.chunks_exact(k) {
             let mut count = [0usize; 3];
             for &cell in window {
@@ -108,13 +166,13 @@ mod tests {
                 let own = count[side + 1];
                 if own > 0 && count[2 - side] == 0 {
                     score[side] += window_weight(own);
-                    if own + 1 == k {
-                        threats[side] += 1;
+                    if own < k {
+                        open[side][(k - own).min(OPEN_BUCKETS - 1)] += 1;
                     }
                 }
             }
         }
-        (score, threats)
+        (score, open)
     }
 
     #[test]
@@ -124,7 +182,7 @@ mod tests {
             let mut state = (m * 100 + n * 10 + k) as u64;
             let mut stack = Vec::new();
             loop {
-                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.threats));
+                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
                 let mut moves = Vec::new();
                 pos.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -138,7 +196,7 @@ mod tests {
             }
             while let Some(mv) = stack.pop() {
                 pos.unmake_move(mv, ());
-                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.threats));
+                assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
             }
         }
     }
