@@ -28,6 +28,9 @@ pub struct Games {
     intern: FxHashMap<Form, GameId>,
     le_memo: FxHashMap<(GameId, GameId), bool>,
     sum_memo: FxHashMap<(GameId, GameId), GameId>,
+    /// Per game, who wins moving first, once known: `[Left, Right]`. The solver asks
+    /// this at every leaf; an index here is far cheaper than the `le` memo's hashing.
+    first_wins: Vec<[Option<bool>; 2]>,
 }
 
 impl Default for Games {
@@ -45,6 +48,7 @@ impl Games {
             intern: FxHashMap::default(),
             le_memo: FxHashMap::default(),
             sum_memo: FxHashMap::default(),
+            first_wins: Vec::new(),
         };
         let zero = games.raw(Vec::new(), Vec::new());
         debug_assert_eq!(zero, ZERO);
@@ -84,6 +88,7 @@ impl Games {
         let id = GameId::try_from(self.left.len()).expect("fewer than 2^32 games");
         self.left.push(key.0.clone());
         self.right.push(key.1.clone());
+        self.first_wins.push([None, None]);
         self.intern.insert(key, id);
         id
     }
@@ -119,18 +124,28 @@ impl Games {
 
     /// Whether Left, moving first in `g`, wins: some `g^L >= 0`.
     pub fn left_first_wins(&mut self, g: GameId) -> bool {
-        (0..self.left[g as usize].len()).any(|i| {
+        if let Some(known) = self.first_wins[g as usize][0] {
+            return known;
+        }
+        let wins = (0..self.left[g as usize].len()).any(|i| {
             let gl = self.left[g as usize][i];
             self.le(ZERO, gl)
-        })
+        });
+        self.first_wins[g as usize][0] = Some(wins);
+        wins
     }
 
     /// Whether Right, moving first in `g`, wins: some `g^R <= 0`.
     pub fn right_first_wins(&mut self, g: GameId) -> bool {
-        (0..self.right[g as usize].len()).any(|i| {
+        if let Some(known) = self.first_wins[g as usize][1] {
+            return known;
+        }
+        let wins = (0..self.right[g as usize].len()).any(|i| {
             let gr = self.right[g as usize][i];
             self.le(gr, ZERO)
-        })
+        });
+        self.first_wins[g as usize][1] = Some(wins);
+        wins
     }
 
     /// The canonical form of `{ left | right }`, whose options must be canonical.

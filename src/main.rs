@@ -73,7 +73,8 @@ enum Cmd {
     /// Prove the value of the position (`--game`, `--position`): win, loss or draw for the
     /// side to move, with the distance in plies when the method gives it.
     Solve {
-        /// auto (regions for Clobber up to 64 squares, else search), search or regions.
+        /// auto (regions for Clobber and threats for m,n,k up to 64 squares, else search),
+        /// search, regions or threats.
         #[arg(long, default_value = "auto")]
         method: String,
         /// Give up after this many seconds (default: never).
@@ -153,8 +154,10 @@ fn run(cli: Cli) -> Result<(), String> {
             learn,
         }) => play(spec, &first, seed, level, depth, movetime, learn),
         Some(Cmd::Solve { method, time }) => {
-            let method = agon::solve::Method::from_name(&method)
-                .ok_or_else(|| format!("unknown method '{method}' (auto, search, regions)"))?;
+            let method = agon::solve::Method::from_name(&method).ok_or_else(|| {
+                let names = agon::solve::Method::names();
+                format!("unknown method '{method}' ({names})")
+            })?;
             let limit = match time {
                 Some(t) if t.is_finite() && t > 0.0 => Some(std::time::Duration::from_secs_f64(t)),
                 Some(t) => return Err(format!("--time {t}: give a positive number of seconds")),

@@ -34,7 +34,7 @@ use crate::games::{dispatch, GameSpec, GameVisitor};
 use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind};
 
 /// How to prove.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// `regions` where it applies, else `search`.
     Auto,
@@ -42,20 +42,38 @@ pub enum Method {
     Search,
     /// Clobber's sum-of-regions solver (Clobber up to 64 squares; no distances).
     Regions,
-    /// The m,n,k threat solver (boards up to 64 squares; no distances).
+    /// The m,n,k threat solver (boards up to 64 squares; distances by a second proof
+    /// with a budget of moves).
     Threats,
 }
 
 impl Method {
-    /// The method called `name` (`auto`, `search`, `regions`).
-    pub fn from_name(name: &str) -> Option<Method> {
-        match name {
-            "auto" => Some(Method::Auto),
-            "search" => Some(Method::Search),
-            "regions" => Some(Method::Regions),
-            "threats" => Some(Method::Threats),
-            _ => None,
+    /// Every method, in the order the help lists them.
+    pub const ALL: [Method; 4] = [
+        Method::Auto,
+        Method::Search,
+        Method::Regions,
+        Method::Threats,
+    ];
+
+    /// The method's name: `auto`, `search`, `regions` or `threats`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Search => "search",
+            Method::Regions => "regions",
+            Method::Threats => "threats",
         }
+    }
+
+    /// The method called `name` (`auto`, `search`, `regions`, `threats`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The names of all methods, for messages: `auto, search, regions, threats`.
+    pub fn names() -> String {
+        Method::ALL.map(Method::name).join(", ")
     }
 }
 

@@ -331,3 +331,39 @@ fn protocol_solve_runs_beside_isready_and_stops() {
     );
     assert_eq!(engine.ask("moves").len(), 1);
 }
+
+#[test]
+fn protocol_solve_takes_a_method() {
+    let mut engine = common::EngineProcess::start();
+    // Clobber 2x3 from the start: the regions method proves the value, the search
+    // method the same value with its distance.
+    engine.send("setoption name Game value clobber rows=2 cols=3");
+    engine.send("position startpos");
+    engine.send("solve method regions");
+    let regions = engine.until("solution", Duration::from_secs(20));
+    let regions = regions.last().unwrap().clone();
+    assert!(regions.contains(" method regions "), "{regions}");
+    engine.send("solve movetime 20000 method search");
+    let search = engine.until("solution", Duration::from_secs(30));
+    let search = search.last().unwrap().clone();
+    assert!(search.contains(" method search "), "{search}");
+    assert!(search.contains(" plies "), "{search}");
+    let verdict = |line: &str| line.split(' ').nth(1).unwrap().to_string();
+    assert_eq!(verdict(&regions), verdict(&search), "{regions} / {search}");
+    // A method that does not apply, and a name that does not exist.
+    engine.send("solve method threats");
+    let refused = engine.until("error", Duration::from_secs(5));
+    let refused = refused.last().unwrap();
+    assert!(
+        refused.starts_with("error bad-position ") && refused.contains("m,n,k"),
+        "{refused}"
+    );
+    engine.send("solve method magic");
+    let refused = engine.until("error", Duration::from_secs(5));
+    assert!(
+        refused.last().unwrap().contains("unknown method 'magic'"),
+        "{refused:?}"
+    );
+    // The engine is idle and answers as before.
+    assert_eq!(engine.ask("moves").len(), 1);
+}

@@ -227,8 +227,10 @@ pub enum Command {
     Games,
     /// `eval`: static evaluation of the current position.
     Eval,
-    /// `solve [movetime <ms>]`: prove the value of the current position.
+    /// `solve [method <m>] [movetime <ms>]`: prove the value of the current position.
     Solve {
+        /// How to prove (`auto` when absent).
+        method: Option<crate::solve::Method>,
         /// Give up after this many milliseconds (`solution unknown`).
         movetime: Option<u64>,
     },
@@ -652,8 +654,11 @@ impl fmt::Display for Command {
             Command::Show => f.write_str("show"),
             Command::Games => f.write_str("games"),
             Command::Eval => f.write_str("eval"),
-            Command::Solve { movetime } => {
+            Command::Solve { method, movetime } => {
                 f.write_str("solve")?;
+                if let Some(method) = method {
+                    write!(f, " method {}", method.name())?;
+                }
                 if let Some(ms) = movetime {
                     write!(f, " movetime {ms}")?;
                 }

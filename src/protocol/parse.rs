@@ -410,15 +410,33 @@ fn perft(input: &str) -> Res<'_, Command> {
     Ok((rest, Command::Perft { depth, divide }))
 }
 
-/// `solve [movetime <ms>]`.
+/// `solve [method <m>] [movetime <ms>]`, the keys in either order.
 fn solve(input: &str) -> Res<'_, Command> {
-    match word("movetime").parse(input) {
-        Ok((rest, _)) => {
-            let (rest, ms) = number::<u64>(rest, "movetime")?;
-            Ok((rest, Command::Solve { movetime: Some(ms) }))
+    let (mut method, mut movetime) = (None, None);
+    let mut input = input;
+    while let Ok((rest, key)) = arg(input) {
+        match key {
+            "movetime" if movetime.is_none() => {
+                let (rest, ms) = number::<u64>(rest, "movetime")?;
+                movetime = Some(ms);
+                input = rest;
+            }
+            "method" if method.is_none() => {
+                let names = crate::solve::Method::names();
+                let Ok((rest, name)) = arg(rest) else {
+                    return failure(rest, format!("missing method ({names})"));
+                };
+                let Some(m) = crate::solve::Method::from_name(name) else {
+                    return failure(rest, format!("unknown method '{name}' ({names})"));
+                };
+                method = Some(m);
+                input = rest;
+            }
+            "movetime" | "method" => return failure(input, format!("repeated key '{key}'")),
+            _ => break,
         }
-        Err(_) => Ok((input, Command::Solve { movetime: None })),
     }
+    Ok((input, Command::Solve { method, movetime }))
 }
 
 /// `debug on|off`.

@@ -170,7 +170,11 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Show),
         Just(Command::Games),
         Just(Command::Eval),
-        option::of(any::<u64>()).prop_map(|movetime| Command::Solve { movetime }),
+        (
+            option::of(select(crate::solve::Method::ALL.to_vec())),
+            option::of(any::<u64>())
+        )
+            .prop_map(|(method, movetime)| Command::Solve { method, movetime }),
     ]
 }
 

@@ -531,6 +531,54 @@ fn query() {
 }
 
 #[test]
+fn solve() {
+    use crate::solve::Method;
+    let solve = |method, movetime| Command::Solve { method, movetime };
+    assert_eq!(new_cmd("solve"), solve(None, None));
+    assert_eq!(new_cmd("solve movetime 500"), solve(None, Some(500)));
+    assert_eq!(
+        new_cmd("solve method search"),
+        solve(Some(Method::Search), None)
+    );
+    // Either order.
+    assert_eq!(
+        new_cmd("solve movetime 7 method threats"),
+        solve(Some(Method::Threats), Some(7))
+    );
+    assert_eq!(
+        new_cmd("solve method regions movetime 7"),
+        solve(Some(Method::Regions), Some(7))
+    );
+    assert_eq!(
+        new_err("solve method magic"),
+        syntax(
+            "solve",
+            "unknown method 'magic' (auto, search, regions, threats)"
+        )
+    );
+    assert_eq!(
+        new_err("solve method"),
+        syntax("solve", "missing method (auto, search, regions, threats)")
+    );
+    assert_eq!(
+        new_err("solve method auto method search"),
+        syntax("solve", "repeated key 'method'")
+    );
+    assert_eq!(
+        new_err("solve movetime 1 movetime 2"),
+        syntax("solve", "repeated key 'movetime'")
+    );
+    assert_eq!(
+        new_err("solve movetime soon"),
+        syntax("solve", "'soon' is not a number for movetime")
+    );
+    assert_eq!(
+        new_err("solve quickly"),
+        syntax("solve", "unexpected argument 'quickly'")
+    );
+}
+
+#[test]
 fn perft() {
     assert_eq!(
         new_cmd("perft 5"),
