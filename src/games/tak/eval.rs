@@ -147,17 +147,24 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "seven placements from a road",
 ];
 
-/// The weights of `roads`, in centi-units per unit of each feature: fitted to the
-/// outcomes of 600 self-play games (10,639 positions, `tests/data/tak-selfplay.txt`) by
-/// Texel's method in `src/games/tak/tune.rs` (`refit`), starting from the hand-set
-/// weights kept there; the finished road and the threat with the move stay fixed. The
-/// fit lowered the squared error from 0.188 to 0.165, and the fitted engine beat the
-/// hand-set one 174.5/200 (+334 ± 73 Elo) at 50 ms a move on 5x5. Notable changes: flats
-/// 60 → 204, own pieces under own tops 12 → 130, captives under own tops 8 → -84,
-/// capstones in hand 20 → -109 (a capstone on the board is worth more than in hand), and
-/// the road-distance steps flattened (900/400/160/70 → 227/67/66/50).
+/// The weights of `roads`, in centi-units per unit of each feature, fitted in two rounds
+/// by Texel's method in `src/games/tak/tune.rs` (`refit`); the finished road and the
+/// threat with the move stay fixed.
+///
+/// Round 1: from the hand-set weights kept in `tune.rs`, on 600 self-play games of the
+/// hand-set engine (10,639 positions): squared error 0.188 -> 0.165; the fitted engine
+/// beat the hand-set one 174.5/200 (+334 ± 73 Elo) at 50 ms a move on 5x5. Flats 60 ->
+/// 204, own pieces under own tops 12 -> 130, captives under own tops 8 -> -84, capstones
+/// in hand 20 -> -109, the road-distance steps flattened (900/400/160/70 -> 227/67/66/50).
+///
+/// Round 2: from round 1's weights, on 1,400 self-play games of the round-1 engine
+/// (24,308 positions, `tests/data/tak-selfplay.txt`): 0.1687 -> 0.1643; against round 1
+/// at 50 ms a move on 5x5, 224.5/400 = 56.1% (+43 ± 34 Elo; seeds 11 and 12: 106.5 and
+/// 118 of 200). The top-piece weights shrink by about a third (the scale of the fit
+/// moved from 325 to 275), and the road-distance steps beyond two placements fall to
+/// nearly nothing (five placements: -32).
 pub const ROADS_WEIGHTS: [i32; FEATURES] = [
-    204, 129, 179, 6, 130, -84, 18, -109, 10_000, 3_000, 227, 67, 66, 50, 66, 140, 5, 2,
+    145, 64, 121, 7, 149, -72, 17, -51, 10_000, 3_000, 131, 6, 22, 3, 2, -32, 5, 2,
 ];
 
 /// Half-komi (Black's) in centi-units per half point, and the side to move's tempo.

@@ -54,19 +54,21 @@ fn rebuild_data() {
     let journals = texel::journals_from_env("AGON_TAK_JOURNAL");
     let header =
         "# Positions of Tak 5x5 self-play games with White's result (1, 0.5, 0): TPS|result.\n\
-         # Games: arena match --game \"tak size=5\" --games 600 --openings random:4 --seed 21\n\
-         #   --max-plies 300 with agon against itself at st=0.02 (MoveOverhead 20 ms, so\n\
-         #   about 1 ms a move), commit a68b3bd; every third position from ply 6 on.\n\
+         # Games: arena match --game \"tak size=5\" --games 1400 --openings random:4 --seed 41\n\
+         #   --max-plies 300 with agon against itself at st=0.03 (MoveOverhead 20 ms, so\n\
+         #   about 1-2 ms a move), commit 3c43a19 (the first fitted weights); every third\n\
+         #   position from ply 6 on. The first fit used 600 games of commit a68b3bd.\n\
          # Rebuilt by src/games/tak/tune.rs (rebuild_data).\n";
     let count = texel::rebuild::<Tak>(&journals, &settings(), header, DATA);
     println!("{count} positions");
 }
 
-/// Refits the weights on the kept data and prints them with the losses:
+/// Refits the weights on the kept data, starting from the weights in `eval.rs` (the
+/// first round started from [`HAND_WEIGHTS`]), and prints them with the losses:
 /// `cargo test --release --lib tak::tune::refit -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn refit() {
-    let hand = texel::start_weights(&HAND_WEIGHTS, TEMPO);
-    texel::refit(&load(), &FEATURE_NAMES, &hand, &FIXED, 25.0, 2.0);
+    let current = texel::start_weights(&ROADS_WEIGHTS, TEMPO);
+    texel::refit(&load(), &FEATURE_NAMES, &current, &FIXED, 25.0, 2.0);
 }
