@@ -910,9 +910,15 @@ impl Engine {
                 }
                 self.emit(Reply::GamesOk);
             }
-            Command::Solve { method, movetime } => {
-                self.solve(method.unwrap_or(crate::solve::Method::Auto), movetime)
-            }
+            Command::Solve {
+                method,
+                distance,
+                movetime,
+            } => self.solve(
+                method.unwrap_or(crate::solve::Method::Auto),
+                distance,
+                movetime,
+            ),
             Command::Eval => match self.session.eval() {
                 Some((cp, heuristic)) => self.emit(Reply::Eval {
                     cp,
@@ -979,7 +985,7 @@ impl Engine {
 
     /// `solve`: proves the value of the current position on the search thread, so that
     /// `stop` and `isready` are answered meanwhile; one `solution` line at the end.
-    fn solve(&mut self, method: crate::solve::Method, movetime: Option<u64>) {
+    fn solve(&mut self, method: crate::solve::Method, distance: bool, movetime: Option<u64>) {
         let Some(position) = self.session.position() else {
             self.emit(no_position());
             return;
@@ -991,7 +997,8 @@ impl Engine {
         let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
         let handle = std::thread::spawn(move || {
             let limit = movetime.map(Duration::from_millis);
-            let solved = crate::solve::solve(&spec, Some(&position), method, limit, thread_stop);
+            let solved =
+                crate::solve::solve(&spec, Some(&position), method, distance, limit, thread_stop);
             let reply = match solved {
                 Ok(report) => solution_reply(&report),
                 Err(message) => error(ErrorCode::BadPosition, message).into(),

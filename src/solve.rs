@@ -1,13 +1,12 @@
 //! Proving the value of a position: `agon solve`.
 //!
-//! Two methods:
+//! Three methods:
 //! - `search`, for every game: the default searcher ([`crate::search::pvs`]) deepened
 //!   until an iteration is cut by no horizon or finds a forced result. The result is a
 //!   win or loss with its distance in plies (shortest win, longest loss), or a draw.
 //! - `regions`, for Clobber boards of up to 64 squares: the combinatorial-game solver of
-//!   [`crate::games::clobber::solve`], far faster, proving who wins but not in how many
-//!   plies.
-//!
+//!   [`crate::games::clobber::solve`], far faster, proving who wins; the distance, when
+//!   asked for (`distance`), by a second and much slower search over the same groups.
 //! - `threats`, for m,n,k boards of up to 64 squares: the proof search of
 //!   [`crate::games::mnk::solve`] (threats, forced blocks, dead squares, symmetry), proving
 //!   win, loss or draw, then the distance of a win or a loss by the same search with a
@@ -40,7 +39,8 @@ pub enum Method {
     Auto,
     /// Iterative deepening to a proof (every game; gives distances).
     Search,
-    /// Clobber's sum-of-regions solver (Clobber up to 64 squares; no distances).
+    /// Clobber's sum-of-regions solver (Clobber up to 64 squares; distances only when
+    /// asked for, by a slower second search).
     Regions,
     /// The m,n,k threat solver (boards up to 64 squares; distances by a second proof
     /// with a budget of moves).
@@ -133,7 +133,9 @@ impl fmt::Display for SolveReport {
 }
 
 /// Proves the value of `position` (the start when `None`) of the game `spec`, giving up
-/// after `limit` (never when `None`) or when `stop` is raised.
+/// after `limit` (never when `None`) or when `stop` is raised. `distance` asks the
+/// `regions` method for the distance too (the other methods always give it); when the
+/// time runs out while it is sought, the proved result comes without it.
 ///
 /// # Errors
 /// A message for an unknown game, a bad position, or a method that does not apply.
@@ -141,6 +143,7 @@ pub fn solve(
     spec: &str,
     position: Option<&str>,
     method: Method,
+    distance: bool,
     limit: Option<Duration>,
     stop: Arc<AtomicBool>,
 ) -> Result<SolveReport, String> {
@@ -152,6 +155,7 @@ pub fn solve(
             spec: &spec,
             position,
             method,
+            distance,
             limit,
             stop,
         },
@@ -163,6 +167,7 @@ struct SolveGame<'a> {
     spec: &'a GameSpec,
     position: Option<&'a str>,
     method: Method,
+    distance: bool,
     limit: Option<Duration>,
     stop: Arc<AtomicBool>,
 }
@@ -261,9 +266,26 @@ impl GameVisitor for SolveGame<'_> {
                     });
                     report.best_move = solution.winning_move.map(|m| clobber.format_move(m));
                     report.nodes = solution.nodes;
+                    if self.distance {
+                        let wins = solution.side_to_move_wins;
+                        match solver.distance(clobber, wins, &self.stop) {
+                            Ok((plies, mv)) => {
+                                report.verdict = Some(if wins {
+                                    Verdict::Win(Some(plies))
+                                } else {
+                                    Verdict::Loss(Some(plies))
+                                });
+                                report.best_move = mv.map(|m| clobber.format_move(m));
+                            }
+                            // Out of time: the proved result stands, without a distance.
+                            Err(SolveError::Stopped) => {}
+                            Err(e) => log::error!("no distance for a proved result: {e:?}"),
+                        }
+                        report.nodes = solver.nodes();
+                    }
                 }
                 Err(SolveError::Stopped) => report.nodes = solver.nodes(),
-                Err(SolveError::TooLarge) => unreachable!("checked above"),
+                Err(e) => unreachable!("size checked above: {e:?}"),
             }
         } else {
             let options = SearchOptions {

@@ -131,6 +131,7 @@ fn run(spec: &str, position: Option<&str>, method: Method) -> agon::solve::Solve
         spec,
         position,
         method,
+        true,
         None,
         Arc::new(AtomicBool::new(false)),
     )
@@ -146,14 +147,70 @@ fn both_methods_agree_on_clobber() {
     ] {
         let search = run(spec, None, Method::Search);
         let regions = run(spec, None, Method::Regions);
-        let won = |v: Option<Verdict>| match v {
-            Some(Verdict::Win(_)) => true,
-            Some(Verdict::Loss(_)) => false,
-            other => panic!("{spec}: {other:?}"),
-        };
-        assert_eq!(won(search.verdict), won(regions.verdict), "{spec}");
+        // The same result and the same distance.
+        assert_eq!(search.verdict, regions.verdict, "{spec}");
         assert_eq!(search.method, "search");
         assert_eq!(regions.method, "regions");
+    }
+    // Without `distance` the regions method proves the result alone.
+    let alone = solve(
+        "clobber rows=3 cols=4",
+        None,
+        Method::Regions,
+        false,
+        None,
+        Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap();
+    assert_eq!(alone.verdict, Some(Verdict::Loss(None)));
+}
+
+/// The regions method's distances against the plain search's on random positions, and
+/// the move it names keeps to the distance: after it the opponent's result is the
+/// opposite one, one ply shorter.
+#[test]
+fn region_distances_agree_with_search_on_random_positions() {
+    let mut rng = Rng(0xD157_A9CE);
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    for (rows, cols, empty) in [(3, 4, 20), (4, 4, 30), (2, 6, 15), (3, 5, 25)] {
+        let spec = format!("clobber rows={rows} cols={cols}");
+        for _ in 0..15 {
+            let position = random_position(&mut rng, rows, cols, empty);
+            let regions = run(&spec, Some(&position), Method::Regions);
+            let search = run(&spec, Some(&position), Method::Search);
+            assert_eq!(regions.verdict, search.verdict, "{spec} {position}");
+            let (plies, next): (u32, fn(Option<u32>) -> Verdict) = match regions.verdict {
+                Some(Verdict::Win(Some(p))) => {
+                    *seen.entry("win").or_insert(0) += 1;
+                    (p, Verdict::Loss)
+                }
+                Some(Verdict::Loss(Some(p))) => {
+                    *seen.entry("loss").or_insert(0) += 1;
+                    (p, Verdict::Win)
+                }
+                other => panic!("{spec} {position}: {other:?}"),
+            };
+            let Some(mv) = regions.best_move else {
+                assert_eq!(
+                    plies, 0,
+                    "{spec} {position}: a move is named unless none exists"
+                );
+                continue;
+            };
+            let settings = ClobberSettings::new(rows, cols).unwrap();
+            let mut pos = Clobber::parse_position(&settings, &position).unwrap();
+            let parsed = pos.parse_move(&mv).unwrap();
+            pos.make_move(parsed);
+            let after = run(&spec, Some(&pos.format_position()), Method::Regions);
+            assert_eq!(
+                after.verdict,
+                Some(next(Some(plies - 1))),
+                "{spec} {position} {mv}"
+            );
+        }
+    }
+    for class in ["win", "loss"] {
+        assert!(seen.get(class).copied().unwrap_or(0) >= 10, "{seen:?}");
     }
 }
 
@@ -185,10 +242,17 @@ fn hand_worked_values() {
     let r = run("clobber rows=1 cols=2", Some("wb w"), Method::Search);
     assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
     let r = run("clobber rows=1 cols=2", Some("wb w"), Method::Regions);
-    assert_eq!(r.verdict, Some(Verdict::Win(None)));
-    // `wb/bw`-free sum: two separate `wb` pairs are * + * = 0: the mover loses.
+    assert_eq!(r.verdict, Some(Verdict::Win(Some(1))));
+    // `wb/bw`-free sum: two separate `wb` pairs are * + * = 0: the mover loses, in two
+    // plies whatever it plays.
     let r = run("clobber rows=1 cols=5", Some("wb1wb w"), Method::Regions);
-    assert_eq!(r.verdict, Some(Verdict::Loss(None)));
+    assert_eq!(r.verdict, Some(Verdict::Loss(Some(2))));
+    // The 3x4 start: a loss in 8 plies, and 4x4 a win in 11 (both also found by the
+    // plain search in `both_methods_agree_on_clobber`).
+    let r = run("clobber rows=3 cols=4", None, Method::Regions);
+    assert_eq!(r.verdict, Some(Verdict::Loss(Some(8))));
+    let r = run("clobber rows=4 cols=4", None, Method::Regions);
+    assert_eq!(r.verdict, Some(Verdict::Win(Some(11))));
     // A finished game.
     let r = run("tictactoe", Some("xxx/oo1/3 o"), Method::Auto);
     assert_eq!(r.verdict, Some(Verdict::Loss(Some(0))));

@@ -227,10 +227,13 @@ pub enum Command {
     Games,
     /// `eval`: static evaluation of the current position.
     Eval,
-    /// `solve [method <m>] [movetime <ms>]`: prove the value of the current position.
+    /// `solve [method <m>] [distance] [movetime <ms>]`: prove the value of the current
+    /// position.
     Solve {
         /// How to prove (`auto` when absent).
         method: Option<crate::solve::Method>,
+        /// Also prove the distance where the method does not give it by itself (`regions`).
+        distance: bool,
         /// Give up after this many milliseconds (`solution unknown`).
         movetime: Option<u64>,
     },
@@ -654,10 +657,17 @@ impl fmt::Display for Command {
             Command::Show => f.write_str("show"),
             Command::Games => f.write_str("games"),
             Command::Eval => f.write_str("eval"),
-            Command::Solve { method, movetime } => {
+            Command::Solve {
+                method,
+                distance,
+                movetime,
+            } => {
                 f.write_str("solve")?;
                 if let Some(method) = method {
                     write!(f, " method {}", method.name())?;
+                }
+                if *distance {
+                    f.write_str(" distance")?;
                 }
                 if let Some(ms) = movetime {
                     write!(f, " movetime {ms}")?;

@@ -410,9 +410,9 @@ fn perft(input: &str) -> Res<'_, Command> {
     Ok((rest, Command::Perft { depth, divide }))
 }
 
-/// `solve [method <m>] [movetime <ms>]`, the keys in either order.
+/// `solve [method <m>] [distance] [movetime <ms>]`, the keys in any order.
 fn solve(input: &str) -> Res<'_, Command> {
-    let (mut method, mut movetime) = (None, None);
+    let (mut method, mut distance, mut movetime) = (None, false, None);
     let mut input = input;
     while let Ok((rest, key)) = arg(input) {
         match key {
@@ -432,11 +432,24 @@ fn solve(input: &str) -> Res<'_, Command> {
                 method = Some(m);
                 input = rest;
             }
-            "movetime" | "method" => return failure(input, format!("repeated key '{key}'")),
+            "distance" if !distance => {
+                distance = true;
+                input = rest;
+            }
+            "movetime" | "method" | "distance" => {
+                return failure(input, format!("repeated key '{key}'"))
+            }
             _ => break,
         }
     }
-    Ok((input, Command::Solve { method, movetime }))
+    Ok((
+        input,
+        Command::Solve {
+            method,
+            distance,
+            movetime,
+        },
+    ))
 }
 
 /// `debug on|off`.

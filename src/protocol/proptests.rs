@@ -172,9 +172,14 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Eval),
         (
             option::of(select(crate::solve::Method::ALL.to_vec())),
+            any::<bool>(),
             option::of(any::<u64>())
         )
-            .prop_map(|(method, movetime)| Command::Solve { method, movetime }),
+            .prop_map(|(method, distance, movetime)| Command::Solve {
+                method,
+                distance,
+                movetime
+            }),
     ]
 }
 

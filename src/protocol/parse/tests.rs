@@ -533,8 +533,24 @@ fn query() {
 #[test]
 fn solve() {
     use crate::solve::Method;
-    let solve = |method, movetime| Command::Solve { method, movetime };
+    let solve = |method, movetime| Command::Solve {
+        method,
+        distance: false,
+        movetime,
+    };
     assert_eq!(new_cmd("solve"), solve(None, None));
+    assert_eq!(
+        new_cmd("solve distance movetime 9 method regions"),
+        Command::Solve {
+            method: Some(Method::Regions),
+            distance: true,
+            movetime: Some(9)
+        }
+    );
+    assert_eq!(
+        new_err("solve distance distance"),
+        syntax("solve", "repeated key 'distance'")
+    );
     assert_eq!(new_cmd("solve movetime 500"), solve(None, Some(500)));
     assert_eq!(
         new_cmd("solve method search"),
