@@ -35,7 +35,7 @@ use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, Searche
 /// How to prove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// `regions` where it applies, else `search`.
+    /// `regions` (Clobber) or `threats` (m,n,k) where they apply, else `search`.
     Auto,
     /// Iterative deepening to a proof (every game; gives distances).
     Search,
@@ -101,7 +101,7 @@ pub struct SolveReport {
     pub verdict: Option<Verdict>,
     /// A best move (a winning one when the side to move wins).
     pub best_move: Option<String>,
-    /// `search` or `regions`.
+    /// `search`, `regions` or `threats`.
     pub method: &'static str,
     /// Nodes visited.
     pub nodes: u64,

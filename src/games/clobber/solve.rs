@@ -548,14 +548,17 @@ impl Solver {
         if self.nodes.is_multiple_of(STOP_CHECK) && stop.load(Ordering::Relaxed) {
             return Err(SolveError::Stopped);
         }
-        if groups.iter().all(|&g| mobility(g, mover) == 0) {
+        // Only groups with a move for both sides are kept (`split_into`): no group, no
+        // move.
+        if groups.is_empty() {
             return Ok(lose);
         }
         // A win takes at least this ply; a loss, this ply and the winner's reply.
         if budget < if lose { 2 } else { 1 } {
             return Ok(false);
         }
-        let key = sum_key(groups, ZERO, mover) ^ if lose { LOSE_KEY } else { 0 };
+        let total_hash = hash_of(groups);
+        let key = key_of(total_hash, ZERO, mover) ^ if lose { LOSE_KEY } else { 0 };
         let (enough, too_small) = self.bounded.get(&key).copied().unwrap_or((u32::MAX, 0));
         if budget >= enough {
             return Ok(true);
@@ -579,7 +582,8 @@ impl Solver {
                 child.extend_from_slice(&groups[i + 1..]);
                 child.sort_unstable();
                 // A child already known to decide ends the search at once.
-                let child_key = sum_key(&child, ZERO, other) ^ if lose { 0 } else { LOSE_KEY };
+                let child_hash = hash_add(hash_sub(total_hash, group.hashes()), hash_of(&parts));
+                let child_key = key_of(child_hash, ZERO, other) ^ if lose { 0 } else { LOSE_KEY };
                 if let Some(&(enough, too_small)) = self.bounded.get(&child_key) {
                     let decided = if lose {
                         budget - 1 < too_small
@@ -805,12 +809,8 @@ impl Solver {
             .iter()
             .map(|&r| (mobility(r, other), r.hashes()))
             .collect();
-        let (total_mobility, total_hash) = shares.iter().fold((0, (0u64, 0u64)), |t, s| {
-            (
-                t.0 + s.0,
-                (t.1 .0.wrapping_add(s.1 .0), t.1 .1.wrapping_add(s.1 .1)),
-            )
-        });
+        let total_mobility: i32 = shares.iter().map(|s| s.0).sum();
+        let total_hash = shares.iter().fold((0, 0), |t, s| hash_add(t, s.1));
         let mut moves = Vec::new();
         let mut parts = Vec::new();
         let mut children: Vec<(i32, Vec<Region>, GameId, u128)> = Vec::new();
@@ -822,18 +822,9 @@ impl Solver {
                 play_local(region, mover, mv, &mut parts);
                 let mut child = Vec::with_capacity(parts.len() + big.len() - 1);
                 let child_value = self.fold_into(&parts, value, &mut child);
-                let (mut reply_mobility, mut hash) = (
-                    total_mobility - shares[i].0,
-                    (
-                        total_hash.0.wrapping_sub(shares[i].1 .0),
-                        total_hash.1.wrapping_sub(shares[i].1 .1),
-                    ),
-                );
-                for &part in &child {
-                    reply_mobility += mobility(part, other);
-                    let (x, y) = part.hashes();
-                    hash = (hash.0.wrapping_add(x), hash.1.wrapping_add(y));
-                }
+                let reply_mobility = total_mobility - shares[i].0
+                    + child.iter().map(|&g| mobility(g, other)).sum::<i32>();
+                let hash = hash_add(hash_sub(total_hash, shares[i].1), hash_of(&child));
                 let key = key_of(hash, child_value, other);
                 if self.table.get(&key) == Some(&false) {
                     return Ok(true);
@@ -895,11 +886,22 @@ fn sum_of(pos: &Clobber) -> Vec<Region> {
 
 /// The table key of a multiset of groups with the side to move.
 fn sum_key(regions: &[Region], value: GameId, mover: Side) -> u128 {
-    let hash = regions.iter().fold((0u64, 0u64), |h, r| {
-        let (x, y) = r.hashes();
-        (h.0.wrapping_add(x), h.1.wrapping_add(y))
-    });
-    key_of(hash, value, mover)
+    key_of(hash_of(regions), value, mover)
+}
+
+/// The sums of the groups' two hashes: a multiset's hash, whatever the order, that a
+/// child's can be made from by [`hash_sub`] of the group played in and [`hash_add`] of
+/// what it split into.
+fn hash_of(regions: &[Region]) -> (u64, u64) {
+    regions.iter().fold((0, 0), |h, r| hash_add(h, r.hashes()))
+}
+
+fn hash_add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+}
+
+fn hash_sub(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.wrapping_sub(b.0), a.1.wrapping_sub(b.1))
 }
 
 /// The table key from the sums of the groups' two hashes (so the order of the groups
