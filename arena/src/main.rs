@@ -703,7 +703,7 @@ async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         outcome.summary.render()
     );
     if let Some(sprt) = sprt {
-        print_sprt(&sprt, &outcome.summary);
+        print_sprt(&sprt, &outcome.summary, outcome.sprt_decision);
     }
     println!("Journal: {}", journal.display());
     Ok(if outcome.interrupted {
@@ -722,21 +722,27 @@ fn sprt_of(args: &MatchArgs) -> anyhow::Result<Option<Sprt>> {
         .map_err(anyhow::Error::msg)
 }
 
-fn print_sprt(sprt: &Sprt, summary: &Summary) {
+/// The SPRT line. A decision taken during the match stands: games that were still in
+/// progress when it stopped are counted in the summary but do not undo it.
+fn print_sprt(sprt: &Sprt, summary: &Summary, decided: Option<(Decision, f64, u64)>) {
     let llr = sprt.llr_pentanomial(&summary.pentanomial);
     let (lower, upper) = sprt.bounds();
+    let name = |d: Decision| match d {
+        Decision::AcceptH1 => "H1 accepted",
+        Decision::AcceptH0 => "H0 accepted",
+    };
+    let verdict = match (decided, sprt.decide(llr)) {
+        (Some((d, at_llr, games)), _) if games != summary.games => format!(
+            "{} after {games} games (LLR {at_llr:.3}; the {} game(s) in progress then were played out)",
+            name(d),
+            summary.games - games
+        ),
+        (Some((d, _, _)), _) | (None, Some(d)) => name(d).to_string(),
+        (None, None) => "no decision yet".to_string(),
+    };
     println!(
-        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}), pentanomial: LLR {llr:.3} in ({lower:.3}, {upper:.3}): {}",
-        sprt.elo0,
-        sprt.elo1,
-        sprt.model,
-        sprt.alpha,
-        sprt.beta,
-        match sprt.decide(llr) {
-            Some(Decision::AcceptH1) => "H1 accepted",
-            Some(Decision::AcceptH0) => "H0 accepted",
-            None => "no decision yet",
-        }
+        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}), pentanomial: LLR {llr:.3} in ({lower:.3}, {upper:.3}): {verdict}",
+        sprt.elo0, sprt.elo1, sprt.model, sprt.alpha, sprt.beta,
     );
 }
 
@@ -979,7 +985,7 @@ async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         let mut duel = Summary::new([header.engines[0].clone(), header.engines[1].clone()]);
         outcome.games.iter().for_each(|g| duel.add(g));
         print!("{}", duel.render());
-        print_sprt(&sprt, &duel);
+        print_sprt(&sprt, &duel, outcome.decision);
     }
     write_standings(&standings_path, &header, &standings)?;
     println!(

@@ -55,6 +55,10 @@ pub struct MatchOutcome {
     pub summary: Summary,
     /// Whether it was interrupted.
     pub interrupted: bool,
+    /// The SPRT's decision when it stopped the match: the decision, the LLR and the
+    /// number of games at that moment (games still in progress then are played out and
+    /// counted in the summary, but do not undo the decision).
+    pub sprt_decision: Option<(crate::sprt::Decision, f64, u64)>,
 }
 
 /// Runs the match until every game is played or `cancel` turns true.
@@ -161,6 +165,7 @@ pub async fn run_match(
     } else {
         ProgressBar::hidden()
     };
+    let mut sprt_decision = None;
     while let Some(mut output) = rx.recv().await {
         if let Err(e) = write_game_files(&mut output, &config.run_dir) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
@@ -168,11 +173,10 @@ pub async fn run_match(
         output.record.fingerprint = Some(config.fingerprint.clone());
         journal.append(&output.record)?;
         summary.add(&output.record);
-        if let Some(sprt) = config.sprt {
-            if sprt
-                .decide(sprt.llr_pentanomial(&summary.pentanomial))
-                .is_some()
-            {
+        if let (Some(sprt), None) = (config.sprt, sprt_decision) {
+            let llr = sprt.llr_pentanomial(&summary.pentanomial);
+            if let Some(decision) = sprt.decide(llr) {
+                sprt_decision = Some((decision, llr, summary.games));
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -195,6 +199,7 @@ pub async fn run_match(
     Ok(MatchOutcome {
         interrupted: *cancel.borrow(),
         summary,
+        sprt_decision,
     })
 }
 

@@ -289,8 +289,9 @@ pub struct TournamentOutcome {
     pub resumed: usize,
     /// Interrupted by a signal.
     pub interrupted: bool,
-    /// The SPRT's decision, if any.
-    pub decision: Option<(Decision, f64)>,
+    /// The SPRT's decision, if any: the decision, the LLR and the number of games of the
+    /// duel when it was taken.
+    pub decision: Option<(Decision, f64, u64)>,
 }
 
 /// Opens the journal for `config`: checks a resumed journal belongs to the same
@@ -446,10 +447,10 @@ pub async fn run_tournament(
         games.iter().for_each(|g| d.add(g));
     }
     let mut decision = None;
-    let check_sprt = |duel: &Option<Summary>| -> Option<(Decision, f64)> {
+    let check_sprt = |duel: &Option<Summary>| -> Option<(Decision, f64, u64)> {
         let (sprt, d) = (config.sprt?, duel.as_ref()?);
         let llr = sprt.llr_pentanomial(&d.pentanomial);
-        sprt.decide(llr).map(|x| (x, llr))
+        sprt.decide(llr).map(|x| (x, llr, d.games))
     };
     if let Some(found) = check_sprt(&duel) {
         decision = Some(found);
