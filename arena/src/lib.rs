@@ -17,6 +17,7 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod serve;
 pub mod sprt;

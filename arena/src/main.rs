@@ -11,7 +11,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use agon::games::GameSpec;
 use arena::clock::TimeControl;
-use arena::config::{EngineSpec, ENGINE_KEYS};
+use arena::config::EngineSpec;
 use arena::process::LineLimits;
 use arena::referee::{EngineConfig, RefereeSettings};
 use arena::runner::{run_match, MatchConfig};
@@ -246,12 +246,20 @@ struct GradeArgs {
     /// Students graded at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Memory (address space) limit per bot, MiB.
+    /// How bots are isolated: strict (namespaces, a UID per bot, cgroup limits; needs
+    /// root), userns (namespaces without root, per-process limits), limits (per-process
+    /// limits and Landlock only). See README, "Security model".
+    #[arg(long, default_value = "strict")]
+    sandbox: String,
+    /// Memory limit per bot and game, MiB.
     #[arg(long, default_value_t = 1024)]
     mem: u64,
-    /// CPU time limit per bot process, seconds.
-    #[arg(long, default_value_t = 600)]
+    /// CPU time limit per bot and game, seconds.
+    #[arg(long, default_value_t = 60)]
     cpu: u64,
+    /// Processes and threads per bot.
+    #[arg(long, default_value_t = 32)]
+    nproc: u64,
     /// Largest file a bot may write, MiB.
     #[arg(long, default_value_t = 16)]
     fsize: u64,
@@ -261,17 +269,18 @@ struct GradeArgs {
 async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     use arena::grade::{csv, find_bots, grade_bot, GradeConfig};
     let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
-    let mut sandbox = arena::process::Sandbox::strict();
+    let level = arena::sandbox::Level::parse(&args.sandbox)
+        .map_err(anyhow::Error::msg)?
+        .ok_or_else(|| {
+            anyhow::anyhow!("--sandbox off: student bots always run in a sandbox (use strict, userns or limits)")
+        })?;
+    arena::sandbox::require(level).map_err(anyhow::Error::msg)?;
+    let mut sandbox = arena::sandbox::Sandbox::for_grading(level);
     sandbox.memory_bytes = Some(args.mem << 20);
     sandbox.cpu_seconds = Some(args.cpu);
+    sandbox.processes = Some(args.nproc);
     sandbox.file_bytes = Some(args.fsize << 20);
     let python = arena::config::resolve_program(&args.python, None).map_err(anyhow::Error::msg)?;
-    // Running as another user, the interpreter must be one that user may run.
-    let python = if sandbox.user.is_some() {
-        arena::grade::world_executable(&python, &args.python).unwrap_or(python)
-    } else {
-        python
-    };
     let agon = match &args.agon {
         Some(p) => p.clone(),
         None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
@@ -311,6 +320,7 @@ async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" < ")
     );
+    println!("  {}", config.sandbox.describe());
     let started = std::time::Instant::now();
     let cancel = cancel_on_signal();
     let permits = Arc::new(tokio::sync::Semaphore::new(config.concurrency));
@@ -353,9 +363,18 @@ async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     std::fs::write(args.out.join("grades.csv"), csv(&reports))?;
+    let json = serde_json::json!({
+        "game": spec.to_string(),
+        "seed": args.seed,
+        "sandbox": {
+            "level": config.sandbox.level.name(),
+            "limits": config.sandbox.effective(),
+        },
+        "students": reports,
+    });
     std::fs::write(
         args.out.join("grades.json"),
-        serde_json::to_string_pretty(&reports)? + "\n",
+        serde_json::to_string_pretty(&json)? + "\n",
     )?;
     println!(
         "Graded in {:.1} s: {}/grades.csv, grades.json, and a folder per student",
@@ -833,7 +852,7 @@ fn build_engines(groups: &[Vec<String>], each: &EngineSpec) -> anyhow::Result<Ve
         let spec = EngineSpec::parse(words)?.over(each);
         let mut config = spec
             .build(&format!("engine{}", i + 1), default_tc)
-            .with_context(|| format!("engine {} ({ENGINE_KEYS})", i + 1))?;
+            .with_context(|| format!("engine {}", i + 1))?;
         if spec.name.is_none() {
             config.name = config
                 .spawn
