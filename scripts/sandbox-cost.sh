@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What the strict sandbox costs per game: the same tic-tac-toe match of GAMES games
 # (default 200) between two copies of examples/tictactoe_bot.py, concurrency 1, run
-# without a sandbox (each engine process kept for the whole match) and with sandbox=on
-# (a new box per engine and game: bubblewrap start, cgroups, teardown), one after the
-# other. Prints the wall time of each run and the mean and median game time from the
+# without a sandbox (each engine process kept for the whole match), with sandbox=limits
+# (a new process per engine and game, no namespaces or cgroups) and with sandbox=on (a
+# new box per engine and game: bubblewrap, setpriv, cgroups, teardown), one after the
+# other. "on" minus "limits" is the box; "limits" minus "off" is starting Python afresh. Prints the wall time of each run and the mean and median game time from the
 # journals. Needs root (the strict level) and a release build:
 #   cargo build --release --workspace && scripts/sandbox-cost.sh [GAMES]
 set -euo pipefail
@@ -18,7 +19,7 @@ for side in a b; do
 done
 chmod -R a+rX "$work"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for mode in off on; do
+for mode in off limits on; do
     start=$(date +%s.%N)
     (cd "$work" && "$arena" match --no-progress --game tictactoe --games "$games" \
         --openings random:2 --seed 1 --concurrency 1 --out "out-$mode" \

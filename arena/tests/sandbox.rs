@@ -831,3 +831,168 @@ fn weaker_levels_are_explicit() {
         assert!(text(&out).contains(expected), "{}", text(&out));
     }
 }
+
+#[test]
+fn without_root_the_userns_level_boxes_engines_and_strict_is_refused() {
+    let scene = Scene::new("userns", 62110);
+    // The arena runs as an ordinary user (the scene's last UID): its binary, the bots and
+    // the working folder are copied where that user may reach them.
+    let user = *scene.uids().end();
+    let bin = scene.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for exe in [arena(), agon()] {
+        let to = bin.join(exe.file_name().unwrap());
+        std::fs::copy(&exe, &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hostile = scene.bot("hostile", true, |t| t);
+    let victim = scene.bot("victim", false, |t| t);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let work = scene.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::os::unix::fs::chown(&work, Some(user), Some(user)).unwrap();
+    let as_user = |level: &str, out: &str| {
+        let mut c = Command::new("/usr/bin/setpriv");
+        c.arg(format!("--reuid={user}"))
+            .arg(format!("--regid={user}"))
+            .arg("--clear-groups")
+            .arg(bin.join("arena"))
+            .current_dir(&work)
+            .env("ARENA_TEST_MARKER", &scene.marker)
+            .args([
+                "match",
+                "--no-progress",
+                "--game",
+                "tictactoe",
+                "--games",
+                "2",
+            ])
+            .args(["--openings", "start", "--out", out, "--engine"])
+            .arg(format!("cmd={}", hostile.display()))
+            .args(["name=hostile", &format!("sandbox={level}")])
+            .arg("env.ATTACKS=signal,daemon,files,network,read")
+            .arg(format!("env.MARKER={}", scene.marker))
+            .arg(format!("env.READ={}", victim.display()))
+            .arg(format!("env.PORT={port}"))
+            .arg("--engine")
+            .arg(format!("cmd={}", victim.display()))
+            .args(["name=victim", &format!("sandbox={level}")]);
+        run(c, Duration::from_secs(120))
+    };
+    let refused = as_user("on", "strict");
+    assert!(!refused.status.success(), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("sandbox=strict needs root"),
+        "{}",
+        text(&refused)
+    );
+    let out = as_user("userns", "userns");
+    assert!(out.status.success(), "{}", text(&out));
+    let records = journal(&work.join("userns/journal.jsonl"));
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(r["termination"]["kind"], "normal", "{r}");
+    }
+    let mut lines = Vec::new();
+    for run_dir in std::fs::read_dir(work.join("userns")).unwrap().flatten() {
+        for log in std::fs::read_dir(run_dir.path().join("logs"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if log.file_name().to_string_lossy().starts_with("hostile-") {
+                let text = std::fs::read_to_string(log.path()).unwrap();
+                lines.extend(
+                    text.lines()
+                        .filter(|l| l.starts_with("ATTACK"))
+                        .map(String::from),
+                );
+            }
+        }
+    }
+    assert_blocked(&lines, &["signal", "ptrace", "files", "tcp", "read"]);
+    assert!(
+        listener.accept().is_err(),
+        "a connection reached 127.0.0.1:{port}"
+    );
+    scene.assert_clean("after the match");
+}
+
+#[test]
+fn without_a_box_the_same_attacks_are_seen_to_succeed() {
+    // The control: the harness above would notice a breach. Unboxed, the hostile bot
+    // reads the victim's file, leaves files in /tmp and /dev/shm and daemons behind (only
+    // harmless attacks are run unboxed: never `signal` as root).
+    let scene = Scene::new("control", 62120);
+    let hostile = scene.bot("hostile", true, |t| t);
+    let victim = scene.bot("victim", false, |t| t);
+    let mut c = scene.arena_match(
+        2,
+        &[
+            vec![
+                format!("cmd={}", hostile.display()),
+                "name=hostile".into(),
+                "env.ATTACKS=read,files,daemon".into(),
+                format!("env.MARKER={}", scene.marker),
+                format!("env.READ={}", victim.display()),
+            ],
+            engine(&victim, "victim", &[]),
+        ],
+    );
+    c.args(["--out", "control"]);
+    let out = run(c, Duration::from_secs(120));
+    assert!(out.status.success(), "{}", text(&out));
+    let lines: Vec<String> = std::fs::read_dir(scene.path().join("control"))
+        .unwrap()
+        .flatten()
+        .flat_map(|run| {
+            std::fs::read_dir(run.path().join("logs"))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .filter(|log| log.file_name().to_string_lossy().starts_with("hostile-"))
+        .flat_map(|log| {
+            std::fs::read_to_string(log.path())
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with("ATTACK read"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.contains("SUCCEEDED")),
+        "unboxed, the read should succeed: {lines:?}"
+    );
+    let daemons = scene.leftovers();
+    let files = scene.files();
+    // Clean up before asserting, so that a failure leaves nothing behind either.
+    for line in &daemons {
+        if let Some(pid) = line
+            .strip_prefix("pid ")
+            .and_then(|l| l.split(':').next())
+            .and_then(|p| p.parse::<i32>().ok())
+        {
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    for f in &files {
+        let _ = std::fs::remove_file(f);
+    }
+    assert!(
+        daemons.iter().any(|d| d.contains("-daemon")),
+        "unboxed, the daemon should survive: {daemons:?}"
+    );
+    assert_eq!(
+        files.len(),
+        2,
+        "unboxed, files stay in /tmp and /dev/shm: {files:?}"
+    );
+    scene.assert_clean("after cleaning up by hand");
+}

@@ -33,21 +33,32 @@ def report(name, succeeded, detail=""):
     print(f"ATTACK {name} {verdict} {detail}", file=sys.stderr, flush=True)
 
 
+FAMILY = f"HOSTILE_FAMILY={os.getpid()}"
+os.environ["HOSTILE_FAMILY"] = str(os.getpid())  # inherited by everything it starts
+
+
 def family():
-    """This process and its descendants: signalling those harms nobody else."""
+    """What this bot started (its children and daemons carry its mark in their
+    environment, and descend from it until they are reparented), and the PID 1 of its own
+    box: signalling those harms nobody else."""
+    mine = {1, os.getpid()}
     parents = {}
     for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
         try:
             with open(f"/proc/{p}/stat") as f:
                 parents[int(p)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{p}/environ", "rb") as f:
+                if FAMILY.encode() in f.read().split(b"\0"):
+                    mine.add(int(p))
         except (OSError, ValueError, IndexError):
             pass
-    mine = {os.getpid()}
     grew = True
     while grew:
         grew = False
         for pid, parent in parents.items():
-            if parent in mine and pid not in mine:
+            if parent in mine - {1} and pid not in mine:
                 mine.add(pid)
                 grew = True
     return mine
@@ -70,6 +81,11 @@ def attack_signal():
             reached.append(pid)
         except OSError:
             pass
+    if reached:
+        # A child of its own caught in exec a moment ago: look again.
+        time.sleep(0.1)
+        mine = family()
+        reached = [pid for pid in reached if pid not in mine]
     for pid in reached:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -79,7 +95,13 @@ def attack_signal():
         os.kill(-1, signal.SIGKILL)  # every process it may signal, but itself
     except OSError:
         pass
-    report("signal", bool(reached), f"reachable pids {reached[:10]}")
+    def cmdline(pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                return f.read().replace(b"\0", b" ").decode(errors="replace")[:60]
+        except OSError as e:
+            return str(e)
+    report("signal", bool(reached), f"reachable pids {[(p, cmdline(p)) for p in reached[:10]]}")
     libc = ctypes.CDLL(None, use_errno=True)
     traced = [pid for pid in visible_others() if libc.ptrace(16, pid, 0, 0) == 0]  # PTRACE_ATTACH
     report("ptrace", bool(traced), f"attached to {traced}")
