@@ -20,7 +20,8 @@ pub struct SpecError {
 }
 
 /// The keys an engine spec takes, for help texts.
-pub const ENGINE_KEYS: &str = "cmd=PATH args=\"ARGS\" name=NAME dir=DIR proto=ugi|uci|tei \
+pub const ENGINE_KEYS: &str =
+    "cmd=PATH args=\"ARGS\" name=NAME dir=DIR python=PATH proto=ugi|uci|tei \
 option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N \
 sandbox=on|strict|userns|limits|off mem=MiB cpu=SECONDS nproc=N fsize=MiB cpus=N ro=PATH";
 
@@ -84,6 +85,8 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// `proto=`.
     pub dialect: Option<Dialect>,
+    /// `python=`: the interpreter of a `.py` command without the execute bit.
+    pub python: Option<String>,
     /// `option.NAME=VALUE`, in order.
     pub options: Vec<(String, String)>,
     /// `env.NAME=VALUE`.
@@ -132,6 +135,7 @@ impl EngineSpec {
                 "cmd" => spec.cmd = Some(value.to_string()),
                 "args" | "arg" => spec.args = Some(split_args(value).map_err(err)?),
                 "name" => spec.name = Some(value.to_string()),
+                "python" => spec.python = Some(value.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "proto" => {
                     spec.dialect = Some(match value {
@@ -185,6 +189,7 @@ impl EngineSpec {
             name: self.name.clone().or_else(|| base.name.clone()),
             dir: self.dir.clone().or_else(|| base.dir.clone()),
             dialect: self.dialect.or(base.dialect),
+            python: self.python.clone().or_else(|| base.python.clone()),
             options: base.options.iter().chain(&self.options).cloned().collect(),
             env: base.env.iter().chain(&self.env).cloned().collect(),
             tc,
@@ -252,7 +257,13 @@ impl EngineSpec {
             .cmd
             .clone()
             .ok_or_else(|| err("no cmd= given".into()))?;
-        let program = resolve_program(&cmd, self.dir.as_deref()).map_err(err)?;
+        let (program, args, home) = engine_command(
+            &cmd,
+            self.args.as_deref().unwrap_or_default(),
+            self.dir.as_deref(),
+            self.python.as_deref().unwrap_or("python3"),
+        )
+        .map_err(err)?;
         let sandbox = self.sandbox().map_err(err)?;
         let name = self
             .name
@@ -262,13 +273,13 @@ impl EngineSpec {
             name,
             spawn: SpawnSpec {
                 program,
-                args: self.args.clone().unwrap_or_default(),
+                args,
                 dir: self.dir.clone(),
                 env: self.env.clone(),
                 stderr_log: None,
                 stderr_cap: 0,
                 keep_python_buffered: false,
-                home: None,
+                home: Some(home),
                 sandbox,
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
@@ -289,6 +300,7 @@ fn is_known_item(item: &str) -> bool {
     matches!(
         key,
         "cmd"
+            | "python"
             | "args"
             | "arg"
             | "name"
@@ -317,22 +329,46 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// What is wrong with `path` as a program to run, if anything.
+fn program_problem(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = path.display();
+    match path.metadata() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("no such file: {shown}"))
+        }
+        Err(e) => Some(format!("cannot read {shown}: {e}")),
+        Ok(m) if m.is_dir() => Some(format!(
+            "{shown} is a folder: give the program inside it (for example {shown}/bot.py)"
+        )),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+            "not executable: {shown} (chmod +x it, or name it .py to run it with Python)"
+        )),
+        Ok(_) => None,
+    }
+}
+
 /// Resolves an engine command: a path (with a `/`) is taken relative to `dir` (or the
-/// current directory); a bare name is looked for next to the arena binary, then on `PATH`.
+/// current directory) and made absolute; a bare name is looked for next to the arena
+/// binary, then on `PATH`. Symbolic links are kept as they are: a virtualenv's
+/// `bin/python3` must stay the virtualenv's, not become the base interpreter.
 ///
 /// # Errors
-/// A message saying where it looked.
+/// The one thing that is wrong: no such file, a folder, not executable, not found.
 pub fn resolve_program(cmd: &str, dir: Option<&Path>) -> Result<PathBuf, String> {
+    if cmd.is_empty() {
+        return Err("an empty command".into());
+    }
     if cmd.contains('/') {
         let path = PathBuf::from(cmd);
         let checked = match (path.is_relative(), dir) {
             (true, Some(d)) => d.join(&path),
-            _ => path.clone(),
+            _ => path,
         };
-        return if is_executable(&checked) {
-            Ok(std::fs::canonicalize(&checked).unwrap_or(checked))
-        } else {
-            Err(format!("'{}' is not an executable file", checked.display()))
+        let checked = crate::sandbox::bwrap::absolute(&checked);
+        return match program_problem(&checked) {
+            None => Ok(checked),
+            Some(problem) => Err(problem),
         };
     }
     if let Ok(exe) = std::env::current_exe() {
@@ -345,13 +381,69 @@ pub fn resolve_program(cmd: &str, dir: Option<&Path>) -> Result<PathBuf, String>
         for p in std::env::split_paths(&paths) {
             let candidate = p.join(cmd);
             if is_executable(&candidate) {
-                return Ok(candidate);
+                return Ok(crate::sandbox::bwrap::absolute(&candidate));
             }
         }
     }
     Err(format!(
-        "'{cmd}' was found neither next to the arena binary nor on PATH"
+        "'{cmd}' was found neither next to the arena binary nor on PATH (give a path, such as ./{cmd})"
     ))
+}
+
+/// How to run an engine command: `(program, arguments, home)`. A `.py` file that is not
+/// executable runs with `python` (also a path, relative to the current directory, or a
+/// name on `PATH`); any other command must be executable. `home` is the folder a
+/// sandboxed engine may read: `dir`, else the folder of the script or program.
+///
+/// # Errors
+/// The one thing that is wrong with the command or the interpreter.
+pub fn engine_command(
+    cmd: &str,
+    args: &[String],
+    dir: Option<&Path>,
+    python: &str,
+) -> Result<(PathBuf, Vec<String>, PathBuf), String> {
+    let script = if cmd.ends_with(".py") {
+        let path = Path::new(cmd);
+        let path = match (path.is_relative(), dir) {
+            (true, Some(d)) => d.join(path),
+            _ => path.to_path_buf(),
+        };
+        Some(crate::sandbox::bwrap::absolute(&path))
+    } else {
+        None
+    };
+    let home = |program: &Path| {
+        dir.map(crate::sandbox::bwrap::absolute).unwrap_or_else(|| {
+            program
+                .parent()
+                .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
+        })
+    };
+    match script {
+        Some(script) if !is_executable(&script) => {
+            if let Some(problem) =
+                program_problem(&script).filter(|p| !p.starts_with("not executable"))
+            {
+                return Err(problem);
+            }
+            let interpreter = resolve_program(python, None)
+                .map_err(|e| format!("the Python interpreter for {}: {e}", script.display()))?;
+            let mut all = vec![script.display().to_string()];
+            all.extend(args.iter().cloned());
+            Ok((interpreter, all, home(&script)))
+        }
+        Some(script) => {
+            // An executable script runs by its own first line (#!...).
+            let home = home(&script);
+            Ok((script, args.to_vec(), home))
+        }
+        None => {
+            let program = resolve_program(cmd, dir)?;
+            let home = home(&program);
+            Ok((program, args.to_vec(), home))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -801,13 +801,16 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// The transcript as text: one line per protocol line, `seconds who arrow text`.
+/// The transcript as text: a legend, then one line per protocol line,
+/// `seconds who arrow text`, with protocol.md's arrows (`>` to the engine, `<` from it).
 pub fn transcript_text(lines: &[TranscriptLine], dropped: u64) -> String {
-    let mut out = String::new();
+    let mut out = String::from(
+        "# seconds, engine, then '>' sent to the engine, '<' its reply, '#' a note of the arena (as in protocol.md)\n",
+    );
     for l in lines {
         let arrow = match l.direction {
-            Direction::ToEngine => "<",
-            Direction::FromEngine => ">",
+            Direction::ToEngine => ">",
+            Direction::FromEngine => "<",
             Direction::Note => "#",
         };
         out.push_str(&format!(

@@ -41,6 +41,8 @@ pub struct MatchConfig {
     pub report_every: u64,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Print nothing (not even that earlier games are resumed): the caller reports.
+    pub quiet: bool,
     /// Stop starting games once this test decides (from the pentanomial counts).
     pub sprt: Option<Sprt>,
     /// Fingerprint of the match: written into every record; games of the journal that
@@ -82,7 +84,7 @@ pub async fn run_match(
     let pending: Vec<u64> = (0..config.schedule.games)
         .filter(|g| !done.contains(g))
         .collect();
-    if !earlier.is_empty() {
+    if !earlier.is_empty() && !config.quiet {
         println!(
             "Resuming: {} games of this match already in {}, {} to play",
             earlier.len(),

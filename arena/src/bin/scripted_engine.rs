@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `normal` | plays properly and instantly |
 //! | `crash-at-start` | exits with code 3 before reading anything |
+//! | `slow-start MS` | sleeps MS (default 3000) before reading anything, then plays properly |
 //! | `crash-mid-game N` | aborts (SIGABRT) on the `go` after it has answered N (default 2) |
 //! | `hang-on-go` | never answers `go` (and stops reading) |
 //! | `no-readyok` | never answers `isready` |
@@ -57,6 +58,9 @@ fn main() {
     let number: Option<u64> = args.get(1).and_then(|a| a.parse().ok());
     if mode == "crash-at-start" {
         std::process::exit(3);
+    }
+    if mode == "slow-start" {
+        std::thread::sleep(Duration::from_millis(number.unwrap_or(3000)));
     }
     if mode == "leave-child" {
         // The child keeps the engine's process group, stdout and stderr.

@@ -97,10 +97,14 @@ pub(crate) struct GradeArgs {
     /// Seed of the openings and of the random player.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
-    /// Games per level (colour-swapped pairs).
-    #[arg(long, default_value_t = 4)]
+    /// Games per level at first, and in each further batch while the 95% confidence
+    /// interval of the score still holds one half (colour-swapped pairs).
+    #[arg(long, default_value_t = 8)]
     pub(crate) games_per_level: u64,
-    /// The bots' time control (also the default level's).
+    /// Most games per level: a verdict still open then is marked uncertain.
+    #[arg(long, default_value_t = 32)]
+    pub(crate) max_games_per_level: u64,
+    /// The bots' time control.
     #[arg(long, default_value = "st=0.1")]
     pub(crate) tc: String,
     /// Output folder.
@@ -126,22 +130,29 @@ pub(crate) struct GradeArgs {
     /// Largest file a bot may write, MiB.
     #[arg(long, default_value_t = 16)]
     pub(crate) fsize: u64,
+    /// Deadline for a bot's handshake when it starts (ms), in its check and its games.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) startup_ms: u64,
 }
 
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// The game to check the engine on.
-    #[arg(long, default_value = "tictactoe")]
-    pub(crate) game: String,
+    /// The game to check the engine on (default tictactoe).
+    #[arg(long)]
+    pub(crate) game: Option<String>,
     /// The handshake dialect: ugi, uci or tei.
     #[arg(long, default_value = "ugi")]
     pub(crate) proto: String,
     /// Also write the report as JSON to this file.
     #[arg(long)]
     pub(crate) json: Option<PathBuf>,
-    /// Deadline for replies that should come at once (handshake, readyok), ms.
+    /// Deadline for replies that should come at once (readyok and the like), ms.
     #[arg(long, default_value_t = 2000)]
     pub(crate) deadline_ms: u64,
+    /// Deadline for the handshake of the freshly started engine (ms), as in match and
+    /// grade.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) startup_ms: u64,
     /// movetime of the timed searches, ms.
     #[arg(long, default_value_t = 300)]
     pub(crate) movetime: u64,
@@ -154,6 +165,10 @@ pub(crate) struct CheckArgs {
     /// Interpreter for a command ending in `.py`.
     #[arg(long, default_value = "python3")]
     pub(crate) python: String,
+    /// How to isolate the engine: off (default: your own bot), strict, userns or limits
+    /// (see README, "Security model").
+    #[arg(long, default_value = "off")]
+    pub(crate) sandbox: String,
     /// The engine command and its arguments, after `--`.
     #[arg(last = true, required = true)]
     pub(crate) command: Vec<String>,

@@ -11,7 +11,8 @@ use super::args::CheckArgs;
 
 /// `arena check`: runs the conformance checks and prints (and writes) the report.
 pub(crate) async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
+    let game = args.game.as_deref().unwrap_or("tictactoe");
+    let spec = GameSpec::parse(game).with_context(|| format!("--game '{game}'"))?;
     let dialect = match args.proto.as_str() {
         "ugi" => agon::protocol::Dialect::Ugi,
         "uci" => agon::protocol::Dialect::Uci,
@@ -21,12 +22,20 @@ pub(crate) async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     if dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
         bail!("--proto tei plays Tak only; the game is '{spec}'");
     }
-    let engine =
+    let mut engine =
         arena::check::spawn_spec(&args.command, &args.python).map_err(anyhow::Error::msg)?;
+    if let Some(level) = arena::sandbox::Level::parse(&args.sandbox).map_err(anyhow::Error::msg)? {
+        arena::sandbox::require(level).map_err(anyhow::Error::msg)?;
+        engine.sandbox = Some(arena::sandbox::Sandbox::for_grading(level));
+    }
+    if args.game.is_none() {
+        println!("(checking on tictactoe, the default: --game GAME for another, for example --game clobber:rows=5,cols=6)");
+    }
     let config = arena::check::CheckConfig {
         spec,
         engine,
         dialect,
+        startup: Duration::from_millis(args.startup_ms),
         deadline: Duration::from_millis(args.deadline_ms),
         movetime: args.movetime,
         margin: Duration::from_millis(args.margin_ms),

@@ -34,13 +34,16 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
     };
     let tc = TimeControl::parse(&args.tc).with_context(|| format!("--tc '{}'", args.tc))?;
-    let (bots, notes) = find_bots(&args.bots, &python)
+    let (bots, skipped) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
-    for n in &notes {
-        eprintln!("arena grade: skipped {n}");
+    for (name, reason) in &skipped {
+        eprintln!("arena grade: skipped {name}: {reason}");
     }
     if bots.is_empty() {
-        bail!("no bots in {}", args.bots.display());
+        bail!(
+            "no bots in {}: each student is a NAME.py file, an executable file, or a folder holding bot.py or an executable run",
+            args.bots.display()
+        );
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
@@ -51,17 +54,20 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         agon,
         seed: args.seed,
         games_per_level: args.games_per_level,
+        max_games_per_level: args.max_games_per_level,
         tc,
         out: args.out.clone(),
         concurrency: args.concurrency.max(1),
         sandbox,
+        startup: std::time::Duration::from_millis(args.startup_ms),
     });
     println!(
-        "Grading {} bot(s) from {} on {spec}, seed {}, {} games per level, levels {}",
+        "Grading {} bot(s) from {} on {spec}, seed {}, {}-{} games per level, levels {}",
         bots.len(),
         args.bots.display(),
         args.seed,
         args.games_per_level,
+        args.max_games_per_level.max(args.games_per_level),
         arena::grade::LEVELS
             .iter()
             .map(|l| l.0)
@@ -84,19 +90,41 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     for t in tasks {
         reports.push(t.await.context("a grading task failed")?);
     }
+    reports.extend(
+        skipped
+            .iter()
+            .map(|(name, reason)| arena::grade::StudentReport::skipped(name, reason)),
+    );
     reports.sort_by(|a, b| a.student.cmp(&b.student));
     for r in &reports {
+        if r.status == "skipped" {
+            println!(
+                "  {:<20} skipped: {}",
+                arena::check::visible(&r.student),
+                r.diagnosis
+            );
+            continue;
+        }
         println!(
-            "  {:<20} conformance {:<4} highest level beaten {:<8} levels {}",
-            r.student,
-            if r.conformance { "pass" } else { "FAIL" },
+            "  {:<20} {:<4} highest level beaten {:<8} {:>5.1} s  levels {}",
+            arena::check::visible(&r.student),
+            if r.conformance { "ok" } else { "FAIL" },
             r.highest_level_beaten.as_deref().unwrap_or("none"),
+            r.timing.seconds,
             r.levels
                 .iter()
                 .map(|l| format!(
-                    "{} {:.0}%{}",
+                    "{} {:.0}% [{:.0}-{:.0}] of {}{}{}",
                     l.level,
                     100.0 * l.score,
+                    100.0 * l.low,
+                    100.0 * l.high,
+                    l.games,
+                    if l.verdict == "uncertain" {
+                        " uncertain"
+                    } else {
+                        ""
+                    },
                     if l.faults.is_empty() {
                         String::new()
                     } else {
@@ -109,11 +137,27 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        if !r.conformance {
+            println!(
+                "  {:<20}   {} (see {}/check.txt)",
+                "",
+                arena::check::visible(&r.diagnosis),
+                args.out
+                    .join(arena::grade::folder_name(&r.student))
+                    .display()
+            );
+        }
     }
     std::fs::write(args.out.join("grades.csv"), csv(&reports))?;
+    std::fs::write(
+        args.out.join("timing.csv"),
+        arena::grade::timing_csv(&reports),
+    )?;
     let json = serde_json::json!({
         "game": spec.to_string(),
         "seed": args.seed,
+        "time_control": args.tc,
+        "games_per_level": [args.games_per_level, args.max_games_per_level],
         "sandbox": {
             "level": config.sandbox.level.name(),
             "limits": config.sandbox.effective(),
@@ -125,7 +169,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         serde_json::to_string_pretty(&json)? + "\n",
     )?;
     println!(
-        "Graded in {:.1} s: {}/grades.csv, grades.json, and a folder per student",
+        "Graded in {:.1} s: {} (grades.csv, grades.json: the same seed gives the same files; timing.csv; a folder per student)",
         started.elapsed().as_secs_f64(),
         args.out.display()
     );

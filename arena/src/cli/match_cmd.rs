@@ -93,6 +93,7 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         journal: journal.clone(),
         transcripts: args.transcripts,
         report_every: args.report_every,
+        quiet: false,
         progress: !args.no_progress,
         sprt,
         fingerprint,
