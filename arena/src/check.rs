@@ -88,9 +88,12 @@ pub struct CheckReport {
 impl CheckReport {
     /// The human-readable report.
     pub fn text(&self) -> String {
+        use crate::safe_text::display;
         let mut out = format!(
             "arena check: {} (game {}, dialect {})\n",
-            self.engine, self.game, self.dialect
+            display(&self.engine),
+            display(&self.game),
+            self.dialect
         );
         for c in &self.checks {
             let status = match (c.status, c.required) {
@@ -99,10 +102,10 @@ impl CheckReport {
                 (Status::Fail, false) => "WARN",
                 (Status::Skip, _) => "skip",
             };
-            out.push_str(&format!("  {status} {:<24} {}\n", c.id, c.detail));
+            out.push_str(&format!("  {status} {:<24} {}\n", c.id, display(&c.detail)));
             if c.status == Status::Fail {
                 if let Some(h) = &c.hint {
-                    out.push_str(&format!("       hint: {h}\n"));
+                    out.push_str(&format!("       hint: {}\n", display(h)));
                 }
             }
         }

@@ -311,6 +311,7 @@ pub async fn grade_bot(
                 hard_cap: Duration::from_secs(10),
                 grace: Duration::from_millis(300),
                 max_plies: Some(400),
+                adjudication: Default::default(),
                 query_result: false,
                 ping_every_move: false,
                 limits: LineLimits::default(),
@@ -328,6 +329,7 @@ pub async fn grade_bot(
             progress: false,
             sprt: None,
             fingerprint: format!("grade {} {level_name} seed {}", bot.name, config.seed),
+            records: Default::default(),
         };
         if let Err(e) = run_match(match_config, cancel.clone()).await {
             report.levels.push(LevelResult {
@@ -408,7 +410,7 @@ pub fn csv(reports: &[StudentReport]) -> String {
         out.push_str(&format!(",{name}_score"));
     }
     out.push_str(",faults,moves,mean_move_ms,max_move_ms\n");
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let quote = crate::safe_text::csv_cell;
     for r in reports {
         out.push_str(&quote(&r.student));
         out.push_str(if r.conformance { ",pass" } else { ",fail" });

@@ -7,6 +7,7 @@ use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
 use arena::clock::TimeControl;
+use arena::safe_text::display;
 
 use super::args::GradeArgs;
 use super::common::cancel_on_signal;
@@ -34,7 +35,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let (bots, notes) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
     for n in &notes {
-        eprintln!("arena grade: skipped {n}");
+        eprintln!("arena grade: skipped {}", display(n));
     }
     if bots.is_empty() {
         bail!("no bots in {}", args.bots.display());
@@ -53,7 +54,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         concurrency: args.concurrency.max(1),
         sandbox,
     });
-    println!(
+    arena::outln!(
         "Grading {} bot(s) from {} on {spec}, seed {}, {} games per level, levels {}",
         bots.len(),
         args.bots.display(),
@@ -82,9 +83,9 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     }
     reports.sort_by(|a, b| a.student.cmp(&b.student));
     for r in &reports {
-        println!(
+        arena::outln!(
             "  {:<20} conformance {:<4} highest level beaten {:<8} levels {}",
-            r.student,
+            display(&r.student),
             if r.conformance { "pass" } else { "FAIL" },
             r.highest_level_beaten.as_deref().unwrap_or("none"),
             r.levels
@@ -111,10 +112,10 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         args.out.join("grades.json"),
         serde_json::to_string_pretty(&reports)? + "\n",
     )?;
-    println!(
-        "Graded in {:.1} s: {}/grades.csv, grades.json, and a folder per student",
+    arena::outln!(
+        "Graded in {:.1} s: {}, grades.json, and a folder per student",
         started.elapsed().as_secs_f64(),
-        args.out.display()
+        args.out.join("grades.csv").display()
     );
     Ok(ExitCode::SUCCESS)
 }

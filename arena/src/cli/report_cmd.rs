@@ -13,6 +13,6 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let title = format!("Arena report: {}", args.journal.display());
     std::fs::write(&args.output, arena::report::render(&title, &records))
         .with_context(|| format!("cannot write {}", args.output.display()))?;
-    println!("{} games -> {}", records.len(), args.output.display());
+    arena::outln!("{} games -> {}", records.len(), args.output.display());
     Ok(ExitCode::SUCCESS)
 }
