@@ -18,4 +18,5 @@ fi
 if [ ! -d arena/web-tests/node_modules/playwright-core ]; then
     (cd arena/web-tests && npm ci --no-audit --no-fund --loglevel=error)
 fi
+scripts/install-pgn-tools.sh
 /usr/bin/chromium --version

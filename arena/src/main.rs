@@ -67,18 +67,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Match(args) => cli::match_cmd::run(args).await,
-            Command::Tournament(args) => {
-                let games_given = matches.subcommand().is_some_and(|(_, sub)| {
-                    sub.value_source("games") == Some(clap::parser::ValueSource::CommandLine)
-                });
-                if games_given {
-                    Err(anyhow::anyhow!(
-                        "a tournament counts rounds, not games: use --rounds N (one colour-swapped pair per pairing per round)"
-                    ))
-                } else {
-                    cli::tournament_cmd::tournament(args).await
-                }
-            }
+            Command::Tournament(args) => cli::tournament_cmd::tournament(args).await,
             Command::Merge(args) => cli::merge_cmd::merge(args),
             Command::Report(args) => cli::report_cmd::report(&args),
             Command::Check(args) => cli::check_cmd::check(&args).await,

@@ -125,15 +125,15 @@ impl Summary {
         let scored = t.games();
         let _ = writeln!(
             out,
-            "Games {scored} scored{}: {a} {} wins, {} draws, {} losses (W/D/L from {a}'s view)",
+            "Games {scored} scored{}: {a} {}, {}, {} (W/D/L from {a}'s view)",
             if self.interrupted > 0 {
                 format!(" ({} interrupted)", self.interrupted)
             } else {
                 String::new()
             },
-            t.wins,
-            t.draws,
-            t.losses
+            count(t.wins, "win", "wins"),
+            count(t.draws, "draw", "draws"),
+            count(t.losses, "loss", "losses")
         );
         if let Some(e) = t.elo() {
             let _ = writeln!(
@@ -234,24 +234,49 @@ fn na(v: f64, decimals: usize) -> String {
     }
 }
 
-fn nelo_text(e: &EloEstimate) -> String {
-    if e.nelo.is_finite() && e.nelo_error.is_finite() {
-        format!("{:+.2} ± {:.2}", e.nelo, e.nelo_error)
+/// `1 win`, `2 wins`.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A signed number with two decimals that never shows `-0.00`.
+pub fn signed(v: f64) -> String {
+    let text = format!("{v:+.2}");
+    if text == "-0.00" {
+        "+0.00".into()
     } else {
-        format!("{}inf", if e.nelo > 0.0 { "+" } else { "-" })
+        text
     }
 }
 
-fn elo_text(e: &EloEstimate) -> String {
-    if e.elo.is_infinite() {
-        format!(
-            "{}inf (all games one way)",
-            if e.elo > 0.0 { "+" } else { "-" }
-        )
-    } else if e.error.is_nan() || e.error.is_infinite() {
-        format!("{:+.2} ± inf", e.elo)
+fn nelo_text(e: &EloEstimate) -> String {
+    if e.nelo.is_finite() && e.nelo_error.is_finite() {
+        format!("{} ± {:.2}", signed(e.nelo), e.nelo_error)
     } else {
-        format!("{:+.2} ± {:.2}", e.elo, e.error)
+        "unbounded (every game the same result)".into()
+    }
+}
+
+/// Elo with its 95% interval; an interval that reaches a 0% or 100% score is one-sided
+/// and says so (never `± inf`).
+pub fn elo_text(e: &EloEstimate) -> String {
+    match (e.elo.is_finite(), e.lower.is_finite(), e.upper.is_finite()) {
+        _ if e.score >= 1.0 && !e.lower.is_finite() => "all games won: no finite estimate".into(),
+        _ if e.score <= 0.0 && !e.upper.is_finite() => "all games lost: no finite estimate".into(),
+        (true, true, true) => format!("{} ± {:.2}", signed(e.elo), e.error),
+        (false, true, _) => format!("all games won: at least {} (95%)", signed(e.lower)),
+        (false, _, true) => format!("all games lost: at most {} (95%)", signed(e.upper)),
+        (true, true, false) => format!(
+            "{}, at least {} (95%; no upper bound yet)",
+            signed(e.elo),
+            signed(e.lower)
+        ),
+        (true, false, true) => format!(
+            "{}, at most {} (95%; no lower bound yet)",
+            signed(e.elo),
+            signed(e.upper)
+        ),
+        _ => "no bound yet".into(),
     }
 }
 

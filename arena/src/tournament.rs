@@ -166,6 +166,9 @@ pub struct Header {
     pub games: u64,
     /// What the fingerprint was computed from, for people.
     pub description: String,
+    /// The `--sprt` of the run, as given, for `arena report`'s trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -704,18 +707,27 @@ impl Standings {
         }
         let _ = writeln!(
             out,
-            "Cross table (row's points against column, of games played):"
+            "Cross table (row's points against column, of games played; engines by rank):"
         );
+        let order: Vec<usize> = self
+            .ranking
+            .iter()
+            .filter_map(|s| self.engines.iter().position(|n| *n == s.name))
+            .collect();
         let cell = 11;
         let width = width + 1 + self.engines.len().to_string().len() + 1;
         let _ = write!(out, "{:<width$}", "");
-        for (j, _) in self.engines.iter().enumerate() {
-            let _ = write!(out, " {:>cell$}", format!("#{}", j + 1));
+        for rank in 0..order.len() {
+            let _ = write!(out, " {:>cell$}", format!("#{}", rank + 1));
         }
         let _ = writeln!(out);
-        for (i, name) in self.engines.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", format!("#{} {name}", i + 1));
-            for j in 0..self.engines.len() {
+        for (rank, &i) in order.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{:<width$}",
+                format!("#{} {}", rank + 1, self.engines[i])
+            );
+            for &j in &order {
                 let [w, d, l] = self.cross[i][j];
                 let games = w + d + l;
                 let text = if i == j {

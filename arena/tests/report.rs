@@ -52,16 +52,59 @@ fn clobber_comparison_orders_node_counts_as_theory_says() {
     for chart in [
         "Nodes per move",
         "Depth per move",
-        "Time per move",
+        "Time used per move",
         "Score over the game",
     ] {
         assert!(html.contains(chart), "no chart '{chart}'");
     }
-    assert_eq!(
-        html.matches("<polyline").count(),
-        12,
-        "3 lines in each of 4 charts"
-    );
+    // Each search chart has one line per configuration, with its spread band, ticks and
+    // labelled axes.
+    for id in [
+        "chart-nodes",
+        "chart-depth",
+        "chart-time",
+        "chart-score",
+        "chart-nps",
+        "chart-seldepth",
+    ] {
+        let start = html
+            .find(&format!("<figure id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no {id}"));
+        let figure = &html[start..start + html[start..].find("</figure>").unwrap()];
+        assert_eq!(
+            figure.matches("<polyline class=\"series\"").count(),
+            3,
+            "{id}: 3 lines"
+        );
+        assert_eq!(figure.matches("class=\"band\"").count(), 3, "{id}: 3 bands");
+        assert!(
+            figure.matches("class=\"xtick\"").count() >= 2,
+            "{id}: x ticks"
+        );
+        assert!(
+            figure.matches("class=\"ytick\"").count() >= 2,
+            "{id}: y ticks"
+        );
+        assert!(
+            figure.contains("class=\"xlabel\"") && figure.contains("class=\"ylabel\""),
+            "{id}: axis labels"
+        );
+        // Lines that coincide stay distinguishable: three different dash patterns.
+        let dashes: std::collections::HashSet<&str> = figure
+            .split("stroke-dasharray=\"")
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').unwrap()])
+            .collect();
+        assert!(dashes.len() >= 3, "{id}: dash patterns {dashes:?}");
+    }
+    for part in [
+        "id=\"cross-table\"",
+        "id=\"standings\"",
+        "id=\"lengths\"",
+        "id=\"ratings\"",
+    ] {
+        assert!(html.contains(part), "no {part}");
+    }
     assert!(!html.contains("<script"), "no scripts in the report");
     let (m, a, o) = (
         mean_nodes(&html, "minimax"),

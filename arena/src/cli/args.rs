@@ -153,11 +153,17 @@ pub(crate) struct CheckArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct ReportArgs {
-    /// The journal to read (one JSON game record per line).
-    pub(crate) journal: PathBuf,
+    /// The journals to read: a match's, a tournament's, the shards of one (read
+    /// together), or several matches appended to one file.
+    #[arg(required = true)]
+    pub(crate) journals: Vec<PathBuf>,
     /// Where to write the page.
     #[arg(short, long, default_value = "report.html")]
     pub(crate) output: PathBuf,
+    /// The SPRT whose LLR the page traces over the games (two engines), e.g.
+    /// --sprt elo0=0 elo1=5 (default: the tournament's, else [0, 5] normalized).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub(crate) sprt: Vec<String>,
 }
 
 #[derive(Args, Debug)]

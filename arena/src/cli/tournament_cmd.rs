@@ -118,6 +118,7 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         games: schedule.games(),
         description,
+        sprt: (!common.sprt.is_empty()).then(|| common.sprt.join(" ")),
     };
     arena::outln!(
         "Tournament ({}) of {} engines: {rounds} rounds, {} games of {spec}{}, openings {openings_text}, seed {seed}, concurrency {concurrency}",
