@@ -119,7 +119,9 @@ impl Summary {
 
     /// The summary as text, several lines.
     pub fn render(&self) -> String {
-        let [a, b] = &self.names;
+        // Names come from command lines and file names: shown with controls escaped.
+        let a = crate::safe_text::display(&self.names[0]);
+        let b = crate::safe_text::display(&self.names[1]);
         let t = &self.trinomial;
         let mut out = String::new();
         let scored = t.games();
@@ -183,7 +185,7 @@ impl Summary {
             let _ = writeln!(
                 out,
                 "{:<20} {} moves, avg depth {}, {} nodes/move, {:.2} ms/move, {} nps{}",
-                self.names[i],
+                crate::safe_text::display(&self.names[i]),
                 e.moves,
                 na(per(e.depth_sum as f64, e.depth_moves), 1),
                 na(per(e.nodes_sum as f64, e.nodes_moves), 0),
@@ -286,5 +288,48 @@ pub fn seat_of_engine(record: &GameRecord, engine: usize) -> Seat {
         Seat::P1
     } else {
         Seat::P2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Trinomial;
+
+    #[test]
+    fn words_and_numbers_for_people() {
+        assert_eq!(count(1, "loss", "losses"), "1 loss");
+        assert_eq!(count(0, "loss", "losses"), "0 losses");
+        assert_eq!(signed(-0.001), "+0.00");
+        assert_eq!(signed(-0.006), "-0.01");
+        let even = Trinomial {
+            wins: 0,
+            losses: 0,
+            draws: 4,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!(elo_text(&even), "+0.00 ± 0.00");
+        // 9 wins and a draw: the interval reaches a 100% score, so it has no upper end.
+        let sweep = Trinomial {
+            wins: 9,
+            losses: 0,
+            draws: 1,
+        }
+        .elo()
+        .unwrap();
+        let text = elo_text(&sweep);
+        assert!(
+            text.contains("no upper bound") && !text.contains("inf"),
+            "{text}"
+        );
+        let all = Trinomial {
+            wins: 5,
+            losses: 0,
+            draws: 0,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!(elo_text(&all), "all games won: no finite estimate");
     }
 }

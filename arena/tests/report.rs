@@ -134,3 +134,88 @@ fn unreadable_journal_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("j.jsonl:1"), "names the file and line: {err}");
 }
+
+/// `data-elo` of every standings row of a report, by engine.
+fn report_elos(html: &str) -> std::collections::BTreeMap<String, f64> {
+    html.split("<tr class=\"standing\" data-engine=\"")
+        .skip(1)
+        .map(|row| {
+            let (name, rest) = row.split_once('"').unwrap();
+            let elo = rest.split("data-elo=\"").nth(1).unwrap();
+            (
+                name.to_string(),
+                elo[..elo.find('"').unwrap()].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_tournament_s_shards_report_the_ratings_the_arena_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agon = format!("cmd={}", common::agon().display());
+    for shard in ["1/2", "2/2"] {
+        let mut t = Command::new(arena());
+        t.current_dir(dir.path())
+            .args(["tournament", "--no-progress", "--game", "mnk m=5 n=5 k=4"])
+            .args(["--engine", &agon, "name=d3", "depth=3"])
+            .args(["--engine", &agon, "name=d2", "depth=2"])
+            .args([
+                "--engine",
+                &agon,
+                "name=ab1",
+                "option.Searcher=alphabeta",
+                "depth=1",
+            ])
+            .args(["--rounds", "4", "--seed", "9", "--shard", shard]);
+        let out = common::run(t, std::time::Duration::from_secs(120));
+        assert!(out.status.success(), "{}", common::text(&out));
+    }
+    let shards = [
+        dir.path().join("arena-out/tournament-1-of-2.jsonl"),
+        dir.path().join("arena-out/tournament-2-of-2.jsonl"),
+    ];
+    let standings = dir.path().join("merged.json");
+    let out = Command::new(arena())
+        .arg("merge")
+        .args(&shards)
+        .arg("--standings")
+        .arg(&standings)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::text(&out));
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&standings).unwrap()).unwrap();
+    // The report of both shards, read together, and of one file holding both (a game in
+    // two files is counted once).
+    let both = dir.path().join("both.jsonl");
+    let text = shards
+        .iter()
+        .map(|s| std::fs::read_to_string(s).unwrap())
+        .collect::<String>();
+    std::fs::write(&both, text.clone() + &text).unwrap();
+    for inputs in [vec![shards[0].clone(), shards[1].clone()], vec![both]] {
+        let report = dir.path().join("r.html");
+        let out = Command::new(arena())
+            .arg("report")
+            .args(&inputs)
+            .arg("-o")
+            .arg(&report)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::text(&out));
+        let html = std::fs::read_to_string(&report).unwrap();
+        assert!(html.contains("<p>24 games;"), "3 pairings x 4 rounds x 2");
+        let elos = report_elos(&html);
+        assert_eq!(elos.len(), 3, "{elos:?}");
+        for s in merged["standings"]["ranking"].as_array().unwrap() {
+            let name = s["name"].as_str().unwrap();
+            let printed = s["elo"].as_f64().unwrap();
+            assert!(
+                (elos[name] - printed).abs() < 0.051,
+                "{name}: report {} vs arena merge {printed}",
+                elos[name]
+            );
+        }
+    }
+}
