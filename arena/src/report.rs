@@ -603,6 +603,66 @@ fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> St
     svg
 }
 
+/// Time used against the clock left, one point per searched move on a clock (at most
+/// 1500 per configuration, evenly sampled): how each engine spends its time.
+fn time_against_clock(records: &[GameRecord], names: &[String]) -> String {
+    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); names.len()];
+    for r in records {
+        for m in r.moves.iter().filter(|m| !m.book) {
+            let (Some(seat), Some(clock), Some(used)) = (m.side, m.clock_ms, m.time_ms) else {
+                continue;
+            };
+            if let Some(i) = names.iter().position(|n| *n == r.player(seat).name) {
+                points[i].push((clock as f64, used));
+            }
+        }
+    }
+    if points.iter().all(Vec::is_empty) {
+        return "<figure id=\"chart-time-clock\"><figcaption>Time used against clock left</figcaption><p>No engine played on a clock.</p></figure>".into();
+    }
+    let max_x = points.iter().flatten().map(|p| p.0).fold(1.0, f64::max);
+    let max_y = points.iter().flatten().map(|p| p.1).fold(1.0, f64::max);
+    let pw = W - LEFT - RIGHT;
+    let ph = H - TOP - BOTTOM;
+    let sx = |x: f64| LEFT + x / max_x * pw;
+    let sy = |y: f64| TOP + ph - y / max_y * ph;
+    let mut svg = format!(
+        "<figure id=\"chart-time-clock\"><figcaption>Time used against clock left (one point per move)</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\"><rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>"
+    );
+    for t in ticks(0.0, max_y, 5) {
+        let _ = write!(svg, "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#e4e4e4\"/><text class=\"ytick\" x=\"{2:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\">{4}</text>", LEFT + pw, sy(t), LEFT - 6.0, sy(t) + 4.0, tick_label(t));
+    }
+    for t in ticks(0.0, max_x, 8) {
+        let _ = write!(svg, "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#333\"/><text class=\"xtick\" x=\"{0:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"middle\">{4}</text>", sx(t), TOP + ph, TOP + ph + 4.0, TOP + ph + 16.0, tick_label(t));
+    }
+    for (i, (name, pts)) in names.iter().zip(&points).enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let mark = MARKERS[i % MARKERS.len()];
+        let every = (pts.len() / 1500).max(1);
+        let _ = write!(svg, "<g class=\"points\" data-series=\"{}\">", escape(name));
+        for (x, y) in pts.iter().step_by(every) {
+            svg.push_str(&marker(mark, sx(*x), sy(*y), colour));
+        }
+        svg.push_str("</g>");
+        let ly = TOP + 14.0 + 18.0 * i as f64;
+        let _ = write!(
+            svg,
+            "{}<text x=\"{:.1}\" y=\"{ly:.1}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
+            marker(mark, LEFT + pw + 19.0, ly - 4.0, colour),
+            LEFT + pw + 34.0,
+            escape(name)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text class=\"xlabel\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">clock left after the move (ms)</text><text class=\"ylabel\" transform=\"translate(16,{:.1}) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">time used (ms)</text></svg></figure>",
+        LEFT + pw / 2.0,
+        H - 8.0,
+        TOP + ph / 2.0
+    );
+    svg
+}
+
 /// A bar chart of game lengths (plies), in buckets.
 fn length_chart(records: &[GameRecord]) -> String {
     let lengths: Vec<usize> = records.iter().map(|r| r.moves.len()).collect();
@@ -912,6 +972,8 @@ pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> Stri
         &lines(|c| &c.score),
         false,
     ));
+    let config_names: Vec<String> = configs.iter().map(|c| c.name.clone()).collect();
+    html.push_str(&time_against_clock(records, &config_names));
     html.push_str(&length_chart(records));
     html.push_str("</body></html>\n");
     html
@@ -954,6 +1016,31 @@ mod tests {
         assert_eq!(tick_label(25_000.0), "25k");
         assert_eq!(tick_label(3_000_000.0), "3M");
         assert_eq!(tick_label(-0.0), "0");
+    }
+
+    #[test]
+    fn time_against_clock_has_a_point_per_move_on_a_clock() {
+        let record: GameRecord = serde_json::from_value(serde_json::json!({
+            "version": 1, "run": "r", "game": 0, "pair": 0, "spec": "tictactoe",
+            "p1": {"name": "a", "engine": 0, "tc": "tc=1+0"},
+            "p2": {"name": "b", "engine": 1, "tc": "depth=2"},
+            "opening": {"position": null, "moves": []},
+            "moves": [
+                {"ply": 1, "side": "p1", "mv": "b2", "time_ms": 100.0, "clock_ms": 900},
+                {"ply": 2, "side": "p2", "mv": "a1", "time_ms": 5.0},
+                {"ply": 3, "side": "p1", "mv": "c3", "time_ms": 300.0, "clock_ms": 600}
+            ],
+            "result": "*", "winner": null, "termination": {"kind": "interrupted"},
+            "reason": "", "final_position": "", "started_unix_ms": 0, "duration_ms": 0
+        }))
+        .unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let svg = time_against_clock(&[record], &names);
+        let a = svg.split("data-series=\"a\">").nth(1).unwrap();
+        assert_eq!(a[..a.find("</g>").unwrap()].matches("<circle").count(), 2);
+        let b = svg.split("data-series=\"b\">").nth(1).unwrap();
+        assert_eq!(b[..b.find("</g>").unwrap()].matches("<rect").count(), 0);
+        assert!(svg.contains("clock left after the move (ms)") && svg.contains("time used (ms)"));
     }
 
     #[test]

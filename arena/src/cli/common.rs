@@ -199,7 +199,7 @@ pub(crate) fn print_engines(engines: &[Arc<EngineConfig>]) {
         let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         arena::outln!(
             "  {}: {} {} [{}]{}",
-            e.name,
+            arena::safe_text::display(&e.name),
             e.spawn.program.display(),
             e.spawn.args.join(" "),
             e.tc,

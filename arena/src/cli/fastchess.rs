@@ -126,8 +126,13 @@ pub(crate) fn translate(words: &[String]) -> Result<Translated, String> {
         }
         let option = word.as_str();
         // The values of a single-dash option: the words up to the next option.
-        let takes_values = !FLAGS.contains(&option);
-        let end = if takes_values {
+        // cutechess's `-repeat [N]` may carry a count.
+        let counted_repeat =
+            option == "-repeat" && words.get(i + 1).is_some_and(|w| w.parse::<u64>().is_ok());
+        let takes_values = !FLAGS.contains(&option) || counted_repeat;
+        let end = if counted_repeat {
+            i + 2
+        } else if takes_values {
             words[i + 1..]
                 .iter()
                 .position(|w| is_single_dash(w) || w.starts_with("--"))
@@ -155,7 +160,15 @@ pub(crate) fn translate(words: &[String]) -> Result<Translated, String> {
             }
             "-rounds" => rounds = Some(number(option, values.first())?),
             "-games" => games = Some(number(option, values.first())?),
-            "-repeat" => repeat = true,
+            "-repeat" => match values.first().map(|v| v.parse::<u64>()) {
+                None | Some(Ok(2)) => repeat = true,
+                Some(_) => {
+                    return Err(format!(
+                        "-repeat {}: the arena plays each opening exactly twice, colours swapped (-repeat or -repeat 2)",
+                        values[0]
+                    ))
+                }
+            },
             "-recover" => out.notes.push(
                 "-recover: the arena always restarts an engine after a fault and goes on".into(),
             ),
@@ -318,6 +331,12 @@ mod tests {
             t("report j.jsonl -o r.html").unwrap(),
             words("report j.jsonl -o r.html")
         );
+        // cutechess's -repeat 2 is -repeat.
+        assert_eq!(
+            t("match -repeat 2 -rounds 4").unwrap(),
+            words("match --games 8")
+        );
+        assert!(t("match -repeat 3").unwrap_err().contains("exactly twice"));
     }
 
     #[test]
