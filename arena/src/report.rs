@@ -575,8 +575,20 @@ fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> St
             sx(*lo),
             sx(*hi)
         );
+        if !lo.is_finite() && !hi.is_finite() && lo == hi {
+            // Every game one way: no finite bound at all.
+            let _ = write!(
+                svg,
+                "<text class=\"unbounded\" x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">every game {}: no finite estimate</text>",
+                y + 4.0,
+                if *lo > 0.0 { "won" } else { "lost" }
+            );
+            continue;
+        }
+        // An open end (the interval reaches a 0% or 100% score) is drawn to the edge
+        // with an arrow.
         for (end, dir) in [(*lo, -1.0), (*hi, 1.0)] {
-            if end.is_infinite() {
+            if end.is_infinite() && end.signum() == dir {
                 let x = sx(end);
                 let _ = write!(
                     svg,
@@ -1041,6 +1053,27 @@ mod tests {
         let b = svg.split("data-series=\"b\">").nth(1).unwrap();
         assert_eq!(b[..b.find("</g>").unwrap()].matches("<rect").count(), 0);
         assert!(svg.contains("clock left after the move (ms)") && svg.contains("time used (ms)"));
+    }
+
+    #[test]
+    fn one_sided_intervals_are_drawn_to_their_bound() {
+        let inf = f64::INFINITY;
+        let svg = interval_chart(
+            "x",
+            "t",
+            &[
+                ("open".into(), 250.0, 80.0, inf),
+                ("closed".into(), 10.0, -20.0, 40.0),
+                ("sweep".into(), inf, inf, inf),
+            ],
+        );
+        assert_eq!(
+            svg.matches("<polygon class=\"unbounded\"").count(),
+            1,
+            "{svg}"
+        );
+        assert!(svg.contains("every game won: no finite estimate"));
+        assert!(!svg.contains("inf") && !svg.contains("NaN"), "{svg}");
     }
 
     #[test]
