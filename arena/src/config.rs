@@ -21,7 +21,8 @@ pub struct SpecError {
 
 /// The keys an engine spec takes, for help texts.
 pub const ENGINE_KEYS: &str = "cmd=PATH args=\"ARGS\" name=NAME dir=DIR proto=ugi|uci|tei \
-option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N mem=MiB cpu=SECONDS nproc=N fsize=MiB sandbox=on";
+option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N \
+sandbox=on|strict|userns|limits|off mem=MiB cpu=SECONDS nproc=N fsize=MiB cpus=N ro=PATH";
 
 /// Splits `args="a b"` style text the way a shell would for plain words and quotes.
 pub fn split_args(text: &str) -> Result<Vec<String>, String> {
@@ -89,8 +90,11 @@ pub struct EngineSpec {
     pub env: Vec<(String, String)>,
     /// `tc=`, `st=`, `depth=`, `nodes=`.
     pub tc: TimeControl,
-    /// `mem=MiB`, `cpu=SECONDS`, `nproc=N`, `fsize=MiB`, `sandbox=on`: limits and isolation.
-    pub sandbox: Option<crate::process::Sandbox>,
+    /// `sandbox=LEVEL`: `Some(None)` for `sandbox=off`, `None` when not given.
+    pub sandbox_level: Option<Option<crate::sandbox::Level>>,
+    /// `mem=MiB`, `cpu=SECONDS`, `nproc=N`, `fsize=MiB`, `cpus=N`, `ro=PATH`: the limits
+    /// of the sandbox ([`crate::sandbox`]; its `level` field is not used here).
+    pub sandbox_limits: crate::sandbox::Sandbox,
 }
 
 impl EngineSpec {
@@ -137,20 +141,12 @@ impl EngineSpec {
                         _ => return Err(err(format!("proto '{value}': use ugi, uci or tei"))),
                     })
                 }
-                "mem" | "cpu" | "nproc" | "fsize" | "sandbox" => {
-                    let sb = spec.sandbox.get_or_insert_with(Default::default);
-                    if key == "sandbox" {
-                        match value {
-                            "on" | "1" | "true" => {
-                                sb.private_dir = true;
-                                sb.clean_env = true;
-                                sb.user = crate::process::unprivileged_user();
-                            }
-                            "off" | "0" | "false" => {}
-                            _ => return Err(err(format!("sandbox '{value}': use on or off"))),
-                        }
-                        continue;
-                    }
+                "sandbox" => {
+                    spec.sandbox_level = Some(crate::sandbox::Level::parse(value).map_err(err)?);
+                }
+                "ro" => spec.sandbox_limits.read_only.push(PathBuf::from(value)),
+                "mem" | "cpu" | "nproc" | "fsize" | "cpus" => {
+                    let sb = &mut spec.sandbox_limits;
                     let n: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                         err(format!("{key}={value}: expected a positive whole number"))
                     })?;
@@ -158,6 +154,7 @@ impl EngineSpec {
                         "mem" => sb.memory_bytes = Some(n << 20),
                         "cpu" => sb.cpu_seconds = Some(n),
                         "nproc" => sb.processes = Some(n),
+                        "cpus" => sb.cpus = Some(n.min(1024) as u32),
                         _ => sb.file_bytes = Some(n << 20),
                     }
                 }
@@ -191,7 +188,49 @@ impl EngineSpec {
             options: base.options.iter().chain(&self.options).cloned().collect(),
             env: base.env.iter().chain(&self.env).cloned().collect(),
             tc,
-            sandbox: self.sandbox.clone().or_else(|| base.sandbox.clone()),
+            sandbox_level: self.sandbox_level.or(base.sandbox_level),
+            sandbox_limits: {
+                let (mine, theirs) = (&self.sandbox_limits, &base.sandbox_limits);
+                crate::sandbox::Sandbox {
+                    level: mine.level,
+                    memory_bytes: mine.memory_bytes.or(theirs.memory_bytes),
+                    cpu_seconds: mine.cpu_seconds.or(theirs.cpu_seconds),
+                    processes: mine.processes.or(theirs.processes),
+                    file_bytes: mine.file_bytes.or(theirs.file_bytes),
+                    cpus: mine.cpus.or(theirs.cpus),
+                    read_only: theirs
+                        .read_only
+                        .iter()
+                        .chain(&mine.read_only)
+                        .cloned()
+                        .collect(),
+                }
+            },
+        }
+    }
+
+    /// The sandbox this spec asks for.
+    ///
+    /// # Errors
+    /// A limit given without `sandbox=` (limits belong to a sandbox: which one must be
+    /// said), or a level this machine cannot give.
+    pub fn sandbox(&self) -> Result<Option<crate::sandbox::Sandbox>, String> {
+        let limits = &self.sandbox_limits;
+        match self.sandbox_level {
+            Some(Some(level)) => {
+                crate::sandbox::require(level)?;
+                Ok(Some(crate::sandbox::Sandbox {
+                    level,
+                    ..limits.clone()
+                }))
+            }
+            _ if *limits != crate::sandbox::Sandbox::default() => Err(
+                "mem=, cpu=, nproc=, fsize=, cpus= and ro= are limits of the sandbox: add \
+                 sandbox=on (namespaces, its own UID, cgroups; root), sandbox=userns (without \
+                 root) or sandbox=limits (per-process limits only)"
+                    .into(),
+            ),
+            _ => Ok(None),
         }
     }
 
@@ -214,6 +253,7 @@ impl EngineSpec {
             .clone()
             .ok_or_else(|| err("no cmd= given".into()))?;
         let program = resolve_program(&cmd, self.dir.as_deref()).map_err(err)?;
+        let sandbox = self.sandbox().map_err(err)?;
         let name = self
             .name
             .clone()
@@ -228,7 +268,8 @@ impl EngineSpec {
                 stderr_log: None,
                 stderr_cap: 0,
                 keep_python_buffered: false,
-                sandbox: self.sandbox.clone(),
+                home: None,
+                sandbox,
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),
@@ -258,6 +299,8 @@ fn is_known_item(item: &str) -> bool {
             | "nproc"
             | "fsize"
             | "sandbox"
+            | "cpus"
+            | "ro"
             | "tc"
             | "st"
             | "depth"

@@ -22,10 +22,11 @@ use agon::protocol::Dialect;
 
 use crate::check::{run_checks, CheckConfig, Status};
 use crate::clock::TimeControl;
-use crate::process::{LineLimits, Sandbox, SpawnSpec};
+use crate::process::{LineLimits, SpawnSpec};
 use crate::record::{read_journal, GameRecord};
 use crate::referee::{EngineConfig, RefereeSettings};
 use crate::runner::{run_match, MatchConfig};
+use crate::sandbox::Sandbox;
 use crate::schedule::{Openings, Schedule};
 
 /// A reference level: its name, the `agon` options that make it, and its search limit
@@ -146,7 +147,9 @@ pub struct StudentReport {
 pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<String>)> {
     let mut bots = Vec::new();
     let mut notes = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    // Absolute, not canonical: the bots run in their own boxes, away from this directory.
+    let dir = crate::sandbox::bwrap::absolute(dir);
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)?.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
@@ -154,11 +157,13 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
         if file_name.starts_with('.') {
             continue;
         }
+        // Each bot may read its own file or folder, nothing else of the submissions.
         let python_bot = |script: &Path, name: &str| Bot {
             name: name.to_string(),
             spawn: SpawnSpec {
                 program: python.to_path_buf(),
                 args: vec![script.display().to_string()],
+                home: Some(path.clone()),
                 ..SpawnSpec::default()
             },
         };
@@ -171,6 +176,7 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
                     name: file_name,
                     spawn: SpawnSpec {
                         program: run,
+                        home: Some(path.clone()),
                         ..SpawnSpec::default()
                     },
                 });
@@ -186,7 +192,8 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
             bots.push(Bot {
                 name: file_name,
                 spawn: SpawnSpec {
-                    program: path,
+                    program: path.clone(),
+                    home: Some(path),
                     ..SpawnSpec::default()
                 },
             });
@@ -445,29 +452,4 @@ pub fn csv(reports: &[StudentReport]) -> String {
         ));
     }
     out
-}
-
-/// An interpreter every user may run: `found` itself when its file and every folder above
-/// it are open to others, else the first such `name` on `PATH` (`/root/...` shims are not).
-pub fn world_executable(found: &Path, name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let open = |p: &Path| -> bool {
-        let Ok(real) = std::fs::canonicalize(p) else {
-            return false;
-        };
-        real.metadata()
-            .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
-            && real.ancestors().skip(1).all(|d| {
-                d.metadata()
-                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
-            })
-    };
-    if open(found) {
-        return Some(found.to_path_buf());
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(name))
-            .find(|p| open(p))
-    })
 }

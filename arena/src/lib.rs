@@ -20,6 +20,7 @@ pub mod referee;
 pub mod report;
 pub mod runner;
 pub mod safe_text;
+pub mod sandbox;
 pub mod schedule;
 pub mod serve;
 pub mod sprt;

@@ -116,6 +116,17 @@ impl EngineSlot {
         self.spawns
     }
 
+    /// The memory the box of the running engine uses now and its limit, if it has a
+    /// cgroup.
+    pub fn box_memory(&self) -> Option<(u64, u64)> {
+        self.running.as_ref()?.process.box_memory()
+    }
+
+    /// A limit the box of the running engine has broken, if it is sandboxed.
+    pub fn box_violation(&self) -> Option<crate::sandbox::Violation> {
+        self.running.as_ref()?.process.box_violation()
+    }
+
     /// The pid of the running process, if any.
     pub fn pid(&self) -> Option<i32> {
         self.running.as_ref().map(|r| r.process.pid())
@@ -447,6 +458,11 @@ impl GameState {
     }
 }
 
+/// How many times (10 ms apart) at most the box of a sandboxed engine that ran out of
+/// time is read for a limit before the time forfeit stands (a bot filling its memory is
+/// slowed down by the kernel's reclaim well before it is stopped: about 1 s for 512 MiB).
+const LIMIT_SETTLE_POLLS: u32 = 300;
+
 /// Resolves once `cancel` turns true (never if the sender is gone without cancelling).
 pub async fn cancelled(cancel: &mut watch::Receiver<bool>) {
     if cancel.wait_for(|v| *v).await.is_err() {
@@ -538,6 +554,65 @@ pub async fn play_game(
             None => Termination::Interrupted,
         }
     };
+    // A sandboxed engine whose box broke a limit during a game that otherwise ended
+    // without a fault loses it for that limit, whether or not the watcher had already
+    // ended the box (the result must not depend on when the counters were last read).
+    let engine_of = |seat: Seat| {
+        if seat == Seat::P1 {
+            p1_engine
+        } else {
+            p2_engine
+        }
+    };
+    let termination = match (&termination, termination.at_fault()) {
+        (Termination::Interrupted, _) => termination,
+        // Out of time or silent while its box was about to hit a limit (a bot filling its
+        // memory is slow before the kernel stops it): the limit is the reason, if it
+        // comes within a moment.
+        (Termination::TimeForfeit { .. } | Termination::Stall { .. }, Some(seat))
+            if slots[engine_of(seat)].config.spawn.sandbox.is_some() =>
+        {
+            let slot = &slots[engine_of(seat)];
+            let mut found = None;
+            let (mut peak, mut still) = (0, 0);
+            for _ in 0..LIMIT_SETTLE_POLLS {
+                found = slot.box_violation();
+                // Waits while the box's memory keeps growing or stays at its limit (where
+                // the kernel reclaims what it can before it kills); a box that is merely
+                // slow stops the wait after 100 ms.
+                let (now, limit) = slot.box_memory().unwrap_or((0, u64::MAX));
+                if now > peak || now >= limit - limit / 16 {
+                    (peak, still) = (now.max(peak), 0);
+                } else {
+                    still += 1;
+                }
+                if found.is_some() || still >= 10 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            match found {
+                Some((limit, detail)) => Termination::ResourceLimit {
+                    side: seat,
+                    limit: limit.into(),
+                    detail,
+                },
+                None => termination,
+            }
+        }
+        (_, Some(_)) => termination,
+        _ => [Seat::P1, Seat::P2]
+            .into_iter()
+            .find_map(|seat| {
+                let (limit, detail) = slots[engine_of(seat)].box_violation()?;
+                Some(Termination::ResourceLimit {
+                    side: seat,
+                    limit: limit.into(),
+                    detail,
+                })
+            })
+            .unwrap_or(termination),
+    };
     // Engines that failed (or all, when interrupted) are stopped now.
     match (&termination, termination.at_fault()) {
         (Termination::Interrupted, _) => {
@@ -545,14 +620,7 @@ pub async fn play_game(
                 slot.kill().await;
             }
         }
-        (_, Some(seat)) => {
-            let engine = if seat == Seat::P1 {
-                p1_engine
-            } else {
-                p2_engine
-            };
-            slots[engine].kill().await;
-        }
+        (_, Some(seat)) => slots[engine_of(seat)].kill().await,
         _ => {}
     }
     for (seat, engine) in [(Seat::P1, p1_engine), (Seat::P2, p2_engine)] {
@@ -631,6 +699,13 @@ pub async fn play_game(
         fingerprint: None,
         result_detail: state.game.result_detail(),
     };
+    // A sandboxed engine lives in a box for one game: whatever it started is gone before
+    // the next game begins.
+    for slot in slots.iter_mut() {
+        if slot.config.spawn.sandbox.is_some() {
+            slot.stop(settings.grace).await;
+        }
+    }
     GameOutput {
         record,
         final_board: state.game.render(),

@@ -1,5 +1,5 @@
 //! The report of a tournament journal in a real headless Chromium (Debian's `chromium`
-//! through playwright-core, installed by `scripts/install-browser-deps.sh`): a two-engine
+//! through playwright-core, installed by `scripts/install-test-deps.sh`): a two-engine
 //! tournament with an SPRT, `arena report` of its journal, and the checks of
 //! `arena/web-tests/report.mjs` (the cross table in rank order, the SPRT trace with its
 //! bounds, labelled axes). The screenshot goes to `target/browser-artifacts/`.
@@ -18,7 +18,7 @@ fn the_report_of_a_tournament_shows_the_cross_table_and_the_sprt_trace() {
     let web_tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("web-tests");
     assert!(
         Path::new(&chromium).exists() && web_tests.join("node_modules/playwright-core").exists(),
-        "the browser test needs Debian's chromium and playwright-core: run scripts/install-browser-deps.sh"
+        "the browser test needs Debian's chromium and playwright-core: run scripts/install-test-deps.sh"
     );
     let dir = tempfile::tempdir().unwrap();
     let marker = marker("browser-report");

@@ -109,12 +109,20 @@ pub(crate) struct GradeArgs {
     /// Students graded at once.
     #[arg(long, default_value_t = 1)]
     pub(crate) concurrency: usize,
-    /// Memory (address space) limit per bot, MiB.
+    /// How bots are isolated: strict (namespaces, a UID per bot, cgroup limits; needs
+    /// root), userns (namespaces without root, per-process limits), limits (per-process
+    /// limits and Landlock only). See README, "Security model".
+    #[arg(long, default_value = "strict")]
+    pub(crate) sandbox: String,
+    /// Memory limit per bot and game, MiB.
     #[arg(long, default_value_t = 1024)]
     pub(crate) mem: u64,
-    /// CPU time limit per bot process, seconds.
-    #[arg(long, default_value_t = 600)]
+    /// CPU time limit per bot and game, seconds.
+    #[arg(long, default_value_t = 60)]
     pub(crate) cpu: u64,
+    /// Processes and threads per bot.
+    #[arg(long, default_value_t = 32)]
+    pub(crate) nproc: u64,
     /// Largest file a bot may write, MiB.
     #[arg(long, default_value_t = 16)]
     pub(crate) fsize: u64,

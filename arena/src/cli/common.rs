@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use agon::games::GameSpec;
 use arena::adjudication::{Adjudication, DrawRule, ResignRule};
 use arena::clock::TimeControl;
-use arena::config::{EngineSpec, ENGINE_KEYS};
+use arena::config::EngineSpec;
 use arena::pgn::{PgnSettings, RecordFiles};
 use arena::process::LineLimits;
 use arena::referee::{EngineConfig, RefereeSettings};
@@ -295,7 +295,7 @@ pub(crate) fn build_engines(
         let spec = EngineSpec::parse(words)?.over(each);
         let mut config = spec
             .build(&format!("engine{}", i + 1), default_tc)
-            .with_context(|| format!("engine {} ({ENGINE_KEYS})", i + 1))?;
+            .with_context(|| format!("engine {}", i + 1))?;
         if spec.name.is_none() {
             config.name = config
                 .spawn

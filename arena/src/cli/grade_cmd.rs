@@ -16,17 +16,20 @@ use super::common::cancel_on_signal;
 pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     use arena::grade::{csv, find_bots, grade_bot, GradeConfig};
     let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
-    let mut sandbox = arena::process::Sandbox::strict();
+    let level = arena::sandbox::Level::parse(&args.sandbox)
+        .map_err(anyhow::Error::msg)?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--sandbox off: student bots always run in a sandbox (use strict, userns or limits)"
+            )
+        })?;
+    arena::sandbox::require(level).map_err(anyhow::Error::msg)?;
+    let mut sandbox = arena::sandbox::Sandbox::for_grading(level);
     sandbox.memory_bytes = Some(args.mem << 20);
     sandbox.cpu_seconds = Some(args.cpu);
+    sandbox.processes = Some(args.nproc);
     sandbox.file_bytes = Some(args.fsize << 20);
     let python = arena::config::resolve_program(&args.python, None).map_err(anyhow::Error::msg)?;
-    // Running as another user, the interpreter must be one that user may run.
-    let python = if sandbox.user.is_some() {
-        arena::grade::world_executable(&python, &args.python).unwrap_or(python)
-    } else {
-        python
-    };
     let agon = match &args.agon {
         Some(p) => p.clone(),
         None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
@@ -66,6 +69,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" < ")
     );
+    println!("  {}", config.sandbox.describe());
     let started = std::time::Instant::now();
     let cancel = cancel_on_signal();
     let permits = Arc::new(tokio::sync::Semaphore::new(config.concurrency));
@@ -108,9 +112,18 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     std::fs::write(args.out.join("grades.csv"), csv(&reports))?;
+    let json = serde_json::json!({
+        "game": spec.to_string(),
+        "seed": args.seed,
+        "sandbox": {
+            "level": config.sandbox.level.name(),
+            "limits": config.sandbox.effective(),
+        },
+        "students": reports,
+    });
     std::fs::write(
         args.out.join("grades.json"),
-        serde_json::to_string_pretty(&reports)? + "\n",
+        serde_json::to_string_pretty(&json)? + "\n",
     )?;
     arena::outln!(
         "Graded in {:.1} s: {}, grades.json, and a folder per student",
