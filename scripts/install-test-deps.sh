@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
-command -v pgn-extract >/dev/null || missing+=(pgn-extract)
+command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ] || missing+=(pgn-extract)
 if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
@@ -25,5 +25,6 @@ fi
 if [ ! -d arena/web-tests/node_modules/playwright-core ]; then
     (cd arena/web-tests && npm ci --no-audit --no-fund --loglevel=error)
 fi
+scripts/install-pgn-tools.sh
 /usr/bin/chromium --version
 bwrap --version

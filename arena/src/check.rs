@@ -97,9 +97,12 @@ impl CheckReport {
     /// The human-readable report. Engine text in it (its name, what it printed) has its
     /// control characters shown escaped.
     pub fn text(&self) -> String {
+        use crate::safe_text::display;
         let mut out = format!(
             "arena check: {} (game {}, dialect {})\n",
-            self.engine, self.game, self.dialect
+            display(&self.engine),
+            display(&self.game),
+            self.dialect
         );
         let mut i = 0;
         while i < self.checks.len() {
@@ -134,10 +137,10 @@ impl CheckReport {
                 (Status::Missed, true) => "MISS",
                 (Status::Missed, false) => "skip",
             };
-            out.push_str(&format!("  {status} {:<24} {}\n", c.id, visible(&c.detail)));
+            out.push_str(&format!("  {status} {:<24} {}\n", c.id, display(&c.detail)));
             if c.status == Status::Fail {
                 if let Some(h) = &c.hint {
-                    out.push_str(&format!("       hint: {h}\n"));
+                    out.push_str(&format!("       hint: {}\n", display(h)));
                 }
             }
         }
@@ -147,7 +150,7 @@ impl CheckReport {
                 self.stderr_tail.len()
             ));
             for line in &self.stderr_tail {
-                out.push_str(&format!("    | {}\n", visible(line)));
+                out.push_str(&format!("    | {}\n", display(line)));
             }
         }
         let failed = self.failed(true);
@@ -205,20 +208,6 @@ impl CheckReport {
             .iter()
             .find(|c| c.required && matches!(c.status, Status::Fail | Status::Missed))
     }
-}
-
-/// Engine text with control characters shown as escapes (`\u{1b}`), so that it cannot
-/// move the cursor, clear the screen or ring the bell of whoever reads the report.
-pub fn visible(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
 }
 
 /// Why waiting for a line ended without it.

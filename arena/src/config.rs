@@ -492,10 +492,8 @@ mod tests {
         assert_eq!(s.tc.depth, Some(4));
         let c = s.build("x", TimeControl::default()).unwrap();
         assert_eq!(c.name, "bot");
-        assert_eq!(
-            c.spawn.program,
-            PathBuf::from("/bin/sh").canonicalize().unwrap()
-        );
+        // As given: a link (a virtualenv's python3) is never replaced by its target.
+        assert_eq!(c.spawn.program, PathBuf::from("/bin/sh"));
     }
 
     #[test]
@@ -529,6 +527,49 @@ mod tests {
             .unwrap()
             .build("x", TimeControl::default())
             .unwrap_err();
-        assert!(e.reason.contains("not an executable"), "{e}");
+        assert!(e.reason.contains("no such file"), "{e}");
+    }
+
+    #[test]
+    fn commands_resolve_as_typed() {
+        let dir = tempfile::tempdir().unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let bot = dir.path().join("bot.py");
+        std::fs::write(&bot, "print()\n").unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o644)).unwrap();
+        // A .py without the execute bit runs with the configured Python, the script
+        // made absolute, the script's folder as the engine's own.
+        let (program, args, home) =
+            engine_command(bot.to_str().unwrap(), &["-x".into()], None, "/bin/sh").unwrap();
+        assert_eq!(program, PathBuf::from("/bin/sh"));
+        assert_eq!(args, vec![bot.display().to_string(), "-x".into()]);
+        assert_eq!(home, dir.path());
+        // The same relative to dir=, and through a virtualenv-like link, kept as a link.
+        let venv = dir.path().join("venv/bin");
+        std::fs::create_dir_all(&venv).unwrap();
+        std::os::unix::fs::symlink("/bin/sh", venv.join("python3")).unwrap();
+        let (program, args, _) = engine_command(
+            "bot.py",
+            &[],
+            Some(dir.path()),
+            venv.join("python3").to_str().unwrap(),
+        )
+        .unwrap();
+        assert_eq!(program, venv.join("python3"));
+        assert_eq!(args, vec![bot.display().to_string()]);
+        // What is wrong is named.
+        let shell = dir.path().join("engine");
+        std::fs::write(&shell, "#!/bin/sh\n").unwrap();
+        let e = engine_command(shell.to_str().unwrap(), &[], None, "python3").unwrap_err();
+        assert!(
+            e.starts_with("not executable: ") && e.contains("chmod +x"),
+            "{e}"
+        );
+        let e = engine_command(dir.path().to_str().unwrap(), &[], None, "python3").unwrap_err();
+        assert!(e.contains("is a folder"), "{e}");
+        let e = engine_command("missing.py", &[], Some(dir.path()), "python3").unwrap_err();
+        assert!(e.starts_with("no such file: "), "{e}");
+        let e = engine_command("bot.py", &[], Some(dir.path()), "nopython9").unwrap_err();
+        assert!(e.contains("the Python interpreter for"), "{e}");
     }
 }

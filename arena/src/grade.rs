@@ -388,6 +388,7 @@ pub async fn grade_bot(
                     hard_cap: Duration::from_secs(10),
                     grace: Duration::from_millis(300),
                     max_plies: Some(400),
+                    adjudication: Default::default(),
                     query_result: false,
                     ping_every_move: false,
                     limits: LineLimits::default(),
@@ -412,6 +413,7 @@ pub async fn grade_bot(
                 quiet: true,
                 sprt: None,
                 fingerprint: format!("grade {} {level_name} seed {}", bot.name, config.seed),
+                records: Default::default(),
             };
             if let Err(e) = run_match(match_config, cancel.clone()).await {
                 report
@@ -555,21 +557,10 @@ fn level_result(
     r
 }
 
-/// A CSV cell: quoted, and never read as a formula by a spreadsheet (a cell that would
-/// start with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, as OWASP
-/// recommends for CSV injection).
-pub fn csv_cell(text: &str) -> String {
-    let guarded = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}")
-    } else {
-        text.to_string()
-    };
-    format!("\"{}\"", guarded.replace('"', "\"\""))
-}
-
 /// The CSV of all reports: one row per submission, graded or skipped. The same seed (and
 /// the same bots) give the same file, byte for byte.
 pub fn csv(reports: &[StudentReport]) -> String {
+    use crate::safe_text::csv_cell;
     let mut out = String::from(
         "student,status,diagnosis,conformance,failed_checks,highest_level_beaten,uncertain_levels",
     );
@@ -628,6 +619,7 @@ pub fn csv(reports: &[StudentReport]) -> String {
 /// The times of every graded student, as CSV (they vary from run to run, so they are kept
 /// apart from the grades).
 pub fn timing_csv(reports: &[StudentReport]) -> String {
+    use crate::safe_text::csv_cell;
     let mut out = String::from("student,seconds,moves,mean_move_ms,max_move_ms\n");
     for r in reports.iter().filter(|r| r.status == "graded") {
         let t = &r.timing;

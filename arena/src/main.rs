@@ -14,7 +14,27 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let matches = Cli::command().get_matches();
+    // fastchess and cutechess-cli spellings become the arena's own (cli/fastchess.rs).
+    let words: Option<Vec<String>> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.into_string().ok())
+        .collect();
+    let argv: Vec<std::ffi::OsString> = match words {
+        Some(words) => match cli::fastchess::translate(&words) {
+            Ok(t) => {
+                for note in &t.notes {
+                    eprintln!("arena: {note}");
+                }
+                t.args.into_iter().map(Into::into).collect()
+            }
+            Err(e) => {
+                eprintln!("arena: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => std::env::args_os().skip(1).collect(),
+    };
+    let matches = Cli::command().get_matches_from(std::iter::once("arena".into()).chain(argv));
     let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -47,18 +67,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Match(args) => cli::match_cmd::run(args).await,
-            Command::Tournament(args) => {
-                let games_given = matches.subcommand().is_some_and(|(_, sub)| {
-                    sub.value_source("games") == Some(clap::parser::ValueSource::CommandLine)
-                });
-                if games_given {
-                    Err(anyhow::anyhow!(
-                        "a tournament counts rounds, not games: use --rounds N (one colour-swapped pair per pairing per round)"
-                    ))
-                } else {
-                    cli::tournament_cmd::tournament(args).await
-                }
-            }
+            Command::Tournament(args) => cli::tournament_cmd::tournament(args).await,
             Command::Merge(args) => cli::merge_cmd::merge(args),
             Command::Report(args) => cli::report_cmd::report(&args),
             Command::Check(args) => cli::check_cmd::check(&args).await,

@@ -23,8 +23,8 @@ use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
 use crate::clock::{Charge, Clock, TimeControl};
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
-    round_ms, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord, PlayerRecord, Seat,
-    Termination, JOURNAL_VERSION,
+    round_ms, AdjudicationRule, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord,
+    PlayerRecord, Seat, Termination, JOURNAL_VERSION,
 };
 use crate::schedule::ScheduledGame;
 
@@ -60,6 +60,8 @@ pub struct RefereeSettings {
     pub grace: Duration,
     /// Adjudicate a draw after this many plies (opening included).
     pub max_plies: Option<u32>,
+    /// Score-based draw and resign adjudication (`--draw`, `--resign`).
+    pub adjudication: crate::adjudication::Adjudication,
     /// Ask both engines `query result` at the end and record their claims.
     pub query_result: bool,
     /// Send `isready` before every move (stall detection at the cost of latency).
@@ -426,20 +428,32 @@ impl GameState {
         }
     }
 
+    /// The `go` of the mover, with its own limits only (protocol.md section 7, "What the
+    /// arena sends"): when the mover is on a clock, all four clock keys (a side without a
+    /// clock appears with the mover's own time and increment), `movestogo` with periods;
+    /// its own `movetime`, `depth`, `nodes`. A mover without a clock gets no clock keys,
+    /// whatever its opponent has.
     fn go_command(&self, mover: Seat) -> Go {
-        let mut go = Go::default();
-        if let Some((_, inc)) = self.clocks[0].tc.clock {
-            go.p1time = Some(self.clocks[0].left_ms());
-            go.p1inc = Some(inc);
+        let own = &self.clocks[mover.index()];
+        let mut go = Go {
+            movetime: own.tc.movetime,
+            depth: own.tc.depth,
+            nodes: own.tc.nodes,
+            ..Go::default()
+        };
+        if let Some((_, inc)) = own.tc.clock {
+            let shown = |c: &Clock| match c.tc.clock {
+                Some((_, i)) => (c.left_ms(), i),
+                None => (own.left_ms(), inc),
+            };
+            let (t1, i1) = shown(&self.clocks[0]);
+            let (t2, i2) = shown(&self.clocks[1]);
+            go.p1time = Some(t1);
+            go.p2time = Some(t2);
+            go.p1inc = Some(i1);
+            go.p2inc = Some(i2);
+            go.movestogo = own.moves_to_go();
         }
-        if let Some((_, inc)) = self.clocks[1].tc.clock {
-            go.p2time = Some(self.clocks[1].left_ms());
-            go.p2inc = Some(inc);
-        }
-        let tc = self.clocks[mover.index()].tc;
-        go.movetime = tc.movetime;
-        go.depth = tc.depth;
-        go.nodes = tc.nodes;
         go
     }
 }
@@ -632,7 +646,10 @@ pub async fn play_game(
             let winner = seat.other();
             (winner.win_result().to_string(), Some(winner))
         }
-        (Termination::Adjudication { .. }, _) => ("1/2-1/2".to_string(), None),
+        (Termination::Adjudication { winner, .. }, _) => match winner {
+            Some(w) => (w.win_result().to_string(), Some(*w)),
+            None => ("1/2-1/2".to_string(), None),
+        },
         _ => match state.game.outcome() {
             Some(o) => (
                 o.score_str().to_string(),
@@ -746,8 +763,9 @@ async fn run_game_inner(
                     ask_claims(state, seats, settings).await;
                 }
                 return Ok(Termination::Adjudication {
-                    rule: "max-plies".into(),
-                    detail: format!("{max} plies played without a result: draw"),
+                    rule: AdjudicationRule::MaxPlies,
+                    detail: format!("{max} plies played without a result"),
+                    winner: None,
                 });
             }
         }
@@ -836,6 +854,24 @@ async fn run_game_inner(
         });
         state.played.push(canonical);
         state.publish("*");
+        if state.game.outcome().is_none() {
+            use crate::adjudication::Verdict;
+            let (rule, detail, winner) = match settings.adjudication.check(&state.moves) {
+                None => continue,
+                Some(Verdict::Draw(detail)) => (AdjudicationRule::Draw, detail, None),
+                Some(Verdict::Resign(loser, detail)) => {
+                    (AdjudicationRule::Resign, detail, Some(loser.other()))
+                }
+            };
+            if settings.query_result {
+                ask_claims(state, seats, settings).await;
+            }
+            return Ok(Termination::Adjudication {
+                rule,
+                detail,
+                winner,
+            });
+        }
     }
     if settings.query_result {
         ask_claims(state, seats, settings).await;

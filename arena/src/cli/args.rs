@@ -110,9 +110,9 @@ pub(crate) struct GradeArgs {
     /// Output folder.
     #[arg(long, default_value = "grade-out")]
     pub(crate) out: PathBuf,
-    /// Students graded at once.
-    #[arg(long, default_value_t = 1)]
-    pub(crate) concurrency: usize,
+    /// Students graded at once (default: the number of cores, at most 4).
+    #[arg(long)]
+    pub(crate) concurrency: Option<usize>,
     /// How bots are isolated: strict (namespaces, a UID per bot, cgroup limits; needs
     /// root), userns (namespaces without root, per-process limits), limits (per-process
     /// limits and Landlock only). See README, "Security model".
@@ -176,11 +176,17 @@ pub(crate) struct CheckArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct ReportArgs {
-    /// The journal to read (one JSON game record per line).
-    pub(crate) journal: PathBuf,
+    /// The journals to read: a match's, a tournament's, the shards of one (read
+    /// together), or several matches appended to one file.
+    #[arg(required = true)]
+    pub(crate) journals: Vec<PathBuf>,
     /// Where to write the page.
     #[arg(short, long, default_value = "report.html")]
     pub(crate) output: PathBuf,
+    /// The SPRT whose LLR the page traces over the games (two engines), e.g.
+    /// --sprt elo0=0 elo1=5 (default: the tournament's, else [0, 5] normalized).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub(crate) sprt: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -196,10 +202,6 @@ pub(crate) struct TournamentArgs {
     /// round-robin (everyone against everyone) or gauntlet (the first engine against each other).
     #[arg(long, default_value = "round-robin")]
     pub(crate) format: String,
-    /// Rounds: each pairing plays one colour-swapped pair of games per round, all pairings
-    /// of a round from the same opening.
-    #[arg(long, default_value_t = 1)]
-    pub(crate) rounds: u64,
     /// Play only slice K of N of the schedule (pairs p with p % N == K-1); merge the
     /// shards' journals with `arena merge`.
     #[arg(long, value_name = "K/N")]
@@ -240,13 +242,26 @@ pub(crate) struct MatchArgs {
     /// The game and its parameters, e.g. "tictactoe", "mnk m=5 n=5 k=4", "clobber rows=5 cols=6".
     #[arg(long, default_value = DEFAULT_GAME)]
     pub(crate) game: String,
-    /// Number of games (played as colour-swapped pairs from the same opening).
-    #[arg(long, default_value_t = 100)]
-    pub(crate) games: u64,
-    /// Openings: start, random:PLIES (random legal plies from the seed) or file:PATH
-    /// (one per line: a move list, "fen POSITION [moves ...]" or a position string).
+    /// Games per pairing, played as colour-swapped pairs from the same opening (match
+    /// default 100; tournament default 2, and it must be even there).
+    #[arg(long)]
+    pub(crate) games: Option<u64>,
+    /// Rounds: in each, every pairing plays one colour-swapped pair of games from the
+    /// round's opening; --rounds R is --games 2R.
+    #[arg(long)]
+    pub(crate) rounds: Option<u64>,
+    /// Openings: start, random:PLIES (random legal plies from the seed), file:PATH (one
+    /// per line: a move list, "fen POSITION [moves ...]" or a position string), epd:PATH
+    /// (one position per line, EPD operations after ';' ignored) or pgn:PATH (the moves
+    /// of each game, e.g. an earlier run's PGN).
     #[arg(long, default_value = "random:2")]
     pub(crate) openings: String,
+    /// Use only the first N plies of each opening of a file.
+    #[arg(long, value_name = "N")]
+    pub(crate) opening_plies: Option<u32>,
+    /// Start at the N-th opening of a file (from 1).
+    #[arg(long, value_name = "N")]
+    pub(crate) opening_start: Option<u64>,
     /// Shuffle the openings of a file with the seed (default: file order).
     #[arg(long)]
     pub(crate) shuffle_openings: bool,
@@ -274,6 +289,23 @@ pub(crate) struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long)]
     pub(crate) max_plies: Option<u32>,
+    /// Adjudicate a draw from the engines' scores, fastchess style: --draw movenumber=N
+    /// movecount=M score=CP (both engines within CP of 0 for M moves each, from move N).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub(crate) draw: Vec<String>,
+    /// Adjudicate a loss from the engines' scores, fastchess style: --resign movecount=M
+    /// score=CP [twosided=true] (a side at -CP or worse for M moves loses).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub(crate) resign: Vec<String>,
+    /// The run's PGN file (default OUT/<run>/games.pgn; appended to).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) pgnout: Option<PathBuf>,
+    /// The PGN Event tag.
+    #[arg(long)]
+    pub(crate) event: Option<String>,
+    /// The PGN Site tag.
+    #[arg(long)]
+    pub(crate) site: Option<String>,
     /// Ask both engines `query result` after each game and record their claims.
     #[arg(long)]
     pub(crate) query_result: bool,

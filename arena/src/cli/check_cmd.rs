@@ -42,7 +42,7 @@ pub(crate) async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
     };
     let report = arena::check::run_checks(&config).await;
-    print!("{}", report.text());
+    arena::out!("{}", report.text());
     if let Some(path) = &args.json {
         let json = serde_json::to_string_pretty(&report)?;
         std::fs::write(path, json + "\n")

@@ -8,8 +8,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
+use arena::adjudication::{Adjudication, DrawRule, ResignRule};
 use arena::clock::TimeControl;
 use arena::config::EngineSpec;
+use arena::pgn::{PgnSettings, RecordFiles};
 use arena::process::LineLimits;
 use arena::referee::{EngineConfig, RefereeSettings};
 use arena::sprt::{Decision, Sprt};
@@ -102,26 +104,102 @@ pub(crate) fn print_sprt(sprt: &Sprt, summary: &Summary, decided: Option<(Decisi
         (Some((d, _, _)), _) | (None, Some(d)) => name(d).to_string(),
         (None, None) => "no decision yet".to_string(),
     };
-    println!(
+    arena::outln!(
         "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}), pentanomial: LLR {llr:.3} in ({lower:.3}, {upper:.3}): {verdict}",
         sprt.elo0, sprt.elo1, sprt.model, sprt.alpha, sprt.beta,
     );
 }
 
-pub(crate) fn concurrency(args: &MatchArgs) -> usize {
-    args.concurrency.unwrap_or_else(|| {
-        std::thread::available_parallelism()
+/// Games played at once: `--concurrency`, by default the number of cores up to 2.
+///
+/// # Errors
+/// `--concurrency 0`.
+pub(crate) fn concurrency(args: &MatchArgs) -> anyhow::Result<usize> {
+    match args.concurrency {
+        Some(0) => bail!("--concurrency 0: at least one game must be played at a time"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(2)
-    })
+            .min(2)),
+    }
+}
+
+/// Games per pairing from `--games` and `--rounds` (a round is one colour-swapped pair),
+/// the same way for a match and a tournament; `default` when neither is given.
+///
+/// # Errors
+/// Zero games, or `--games` and `--rounds` that disagree.
+pub(crate) fn games_per_pairing(args: &MatchArgs, default: u64) -> anyhow::Result<u64> {
+    let games = match (args.games, args.rounds) {
+        (Some(g), Some(r)) if g != 2 * r => bail!(
+            "--games {g} and --rounds {r} disagree: a round is one colour-swapped pair, so --rounds {r} is --games {}",
+            2 * r
+        ),
+        (Some(g), _) => g,
+        (None, Some(r)) => 2 * r,
+        (None, None) => default,
+    };
+    if games == 0 {
+        bail!("--games 0 / --rounds 0: nothing to play; give at least 1 game (1 round)");
+    }
+    Ok(games)
+}
+
+/// The openings of `--openings`, cut by `--opening-plies` and `--opening-start`, and
+/// their description for the fingerprint.
+///
+/// # Errors
+/// An unreadable or invalid list, or a start beyond it.
+pub(crate) fn openings(
+    args: &MatchArgs,
+    spec: &GameSpec,
+) -> anyhow::Result<(arena::schedule::Openings, String)> {
+    let openings = arena::schedule::Openings::parse(&args.openings, spec)?
+        .trimmed(args.opening_plies, args.opening_start)
+        .map_err(anyhow::Error::msg)?;
+    let mut text = args.openings.clone();
+    if let Some(p) = args.opening_plies {
+        text.push_str(&format!(" plies={p}"));
+    }
+    if let Some(s) = args.opening_start {
+        text.push_str(&format!(" start={s}"));
+    }
+    Ok((openings, text))
+}
+
+/// The adjudication flags for a fingerprint (empty when none is given, so that earlier
+/// journals keep their fingerprints).
+pub(crate) fn adjudication_text(args: &MatchArgs) -> String {
+    let mut text = String::new();
+    if let Some(m) = args.max_plies {
+        text.push_str(&format!("; max_plies={m}"));
+    }
+    if !args.draw.is_empty() {
+        text.push_str(&format!("; draw={}", args.draw.join(" ")));
+    }
+    if !args.resign.is_empty() {
+        text.push_str(&format!("; resign={}", args.resign.join(" ")));
+    }
+    text
+}
+
+/// The run's PGN file and tags from `--pgnout`, `--event`, `--site`.
+pub(crate) fn record_files(args: &MatchArgs, default_event: String) -> RecordFiles {
+    RecordFiles {
+        pgn: args.pgnout.clone(),
+        tags: PgnSettings {
+            event: args.event.clone().unwrap_or(default_event),
+            site: args.site.clone().unwrap_or_else(|| "?".into()),
+        },
+    }
 }
 
 pub(crate) fn print_engines(engines: &[Arc<EngineConfig>]) {
     for e in engines {
         let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!(
+        arena::outln!(
             "  {}: {} {} [{}]{}",
-            e.name,
+            arena::safe_text::display(&e.name),
             e.spawn.program.display(),
             e.spawn.args.join(" "),
             e.tc,
@@ -152,12 +230,27 @@ pub(crate) fn cancel_on_signal() -> tokio::sync::watch::Receiver<bool> {
     cancel_rx
 }
 
+/// The referee's settings from the match flags.
+///
+/// # Errors
+/// A bad `--draw` or `--resign`.
 pub(crate) fn referee_settings(
     args: &MatchArgs,
     spec: &GameSpec,
     run_dir: &Path,
-) -> RefereeSettings {
-    RefereeSettings {
+) -> anyhow::Result<RefereeSettings> {
+    let adjudication = Adjudication {
+        draw: (!args.draw.is_empty())
+            .then(|| DrawRule::parse(&args.draw))
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+        resign: (!args.resign.is_empty())
+            .then(|| ResignRule::parse(&args.resign))
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+    };
+    Ok(RefereeSettings {
+        adjudication,
         spec: spec.clone(),
         margin: Duration::from_millis(args.margin_ms),
         startup_timeout: Duration::from_millis(args.startup_ms),
@@ -175,7 +268,7 @@ pub(crate) fn referee_settings(
         stderr_cap: args.stderr_cap,
         log_dir: Some(run_dir.join("logs")),
         live_dir: Some(args.out.join("live")),
-    }
+    })
 }
 
 /// TEI engines play Tak only: refuse another game before any process starts.

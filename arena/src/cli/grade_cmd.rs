@@ -7,6 +7,7 @@ use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
 use arena::clock::TimeControl;
+use arena::safe_text::display;
 
 use super::args::GradeArgs;
 use super::common::cancel_on_signal;
@@ -37,7 +38,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let (bots, skipped) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
     for (name, reason) in &skipped {
-        eprintln!("arena grade: skipped {name}: {reason}");
+        eprintln!("arena grade: skipped {}: {reason}", display(name));
     }
     if bots.is_empty() {
         bail!(
@@ -57,11 +58,18 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         max_games_per_level: args.max_games_per_level,
         tc,
         out: args.out.clone(),
-        concurrency: args.concurrency.max(1),
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(4)
+            })
+            .max(1),
         sandbox,
         startup: std::time::Duration::from_millis(args.startup_ms),
     });
-    println!(
+    arena::outln!(
         "Grading {} bot(s) from {} on {spec}, seed {}, {}-{} games per level, levels {}",
         bots.len(),
         args.bots.display(),
@@ -74,7 +82,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" < ")
     );
-    println!("  {}", config.sandbox.describe());
+    arena::outln!("  {}", config.sandbox.describe());
     let started = std::time::Instant::now();
     let cancel = cancel_on_signal();
     let permits = Arc::new(tokio::sync::Semaphore::new(config.concurrency));
@@ -98,16 +106,12 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     reports.sort_by(|a, b| a.student.cmp(&b.student));
     for r in &reports {
         if r.status == "skipped" {
-            println!(
-                "  {:<20} skipped: {}",
-                arena::check::visible(&r.student),
-                r.diagnosis
-            );
+            arena::outln!("  {:<20} skipped: {}", display(&r.student), r.diagnosis);
             continue;
         }
-        println!(
+        arena::outln!(
             "  {:<20} {:<4} highest level beaten {:<8} {:>5.1} s  levels {}",
-            arena::check::visible(&r.student),
+            display(&r.student),
             if r.conformance { "ok" } else { "FAIL" },
             r.highest_level_beaten.as_deref().unwrap_or("none"),
             r.timing.seconds,
@@ -138,10 +142,10 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
                 .join(", ")
         );
         if !r.conformance {
-            println!(
+            arena::outln!(
                 "  {:<20}   {} (see {}/check.txt)",
                 "",
-                arena::check::visible(&r.diagnosis),
+                display(&r.diagnosis),
                 args.out
                     .join(arena::grade::folder_name(&r.student))
                     .display()
@@ -168,10 +172,10 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         args.out.join("grades.json"),
         serde_json::to_string_pretty(&json)? + "\n",
     )?;
-    println!(
-        "Graded in {:.1} s: {} (grades.csv, grades.json: the same seed gives the same files; timing.csv; a folder per student)",
+    arena::outln!(
+        "Graded in {:.1} s: {} and grades.json (the same seed gives the same files), timing.csv, a folder per student",
         started.elapsed().as_secs_f64(),
-        args.out.display()
+        args.out.join("grades.csv").display()
     );
     Ok(ExitCode::SUCCESS)
 }

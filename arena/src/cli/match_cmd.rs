@@ -10,7 +10,7 @@ use agon::games::GameSpec;
 use arena::config::EngineSpec;
 use arena::referee::EngineConfig;
 use arena::runner::{run_match, MatchConfig};
-use arena::schedule::{Openings, Schedule};
+use arena::schedule::Schedule;
 use arena::tournament::describe;
 
 use super::args::MatchArgs;
@@ -46,38 +46,36 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
     });
-    let openings = Openings::parse(&args.openings, &spec)?;
-    let schedule = Schedule::new(
-        spec.clone(),
-        openings,
-        args.games,
-        seed,
-        args.shuffle_openings,
-    );
+    let games = games_per_pairing(&args, 100)?;
+    let concurrency = concurrency(&args)?;
+    let (openings, openings_text) = openings(&args, &spec)?;
+    let schedule = Schedule::new(spec.clone(), openings, games, seed, args.shuffle_openings);
     let run_id = run_id(seed);
     let run_dir = args.out.join(&run_id);
     let journal = args
         .journal
         .clone()
         .unwrap_or_else(|| args.out.join("journal.jsonl"));
-    let concurrency = concurrency(&args);
-    let referee = referee_settings(&args, &spec, &run_dir);
+    let referee = referee_settings(&args, &spec, &run_dir)?;
     let sprt = sprt_of(&args)?;
     let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
     let fingerprint = arena::tournament::fingerprint(&describe(
         &engines,
-        &format!("match; games={}", args.games),
+        &format!("match; games={games}{}", adjudication_text(&args)),
         &spec.to_string(),
-        &args.openings,
+        &openings_text,
         args.shuffle_openings,
         seed,
     ));
-    println!(
+    arena::outln!(
         "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
-        engines[0].name, engines[1].name, args.games, args.openings
+        engines[0].name,
+        engines[1].name,
+        games,
+        openings_text
     );
     print_engines(&engines);
-    println!(
+    arena::outln!(
         "  journal {}, games and logs in {}",
         journal.display(),
         run_dir.display()
@@ -97,9 +95,10 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         progress: !args.no_progress,
         sprt,
         fingerprint,
+        records: record_files(&args, format!("Agon arena match {spec}")),
     };
     let outcome = run_match(config, cancel_rx).await?;
-    println!(
+    arena::outln!(
         "=== Final{} ===\n{}",
         if outcome.interrupted {
             " (interrupted)"
@@ -111,7 +110,7 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(sprt) = sprt {
         print_sprt(&sprt, &outcome.summary, outcome.sprt_decision);
     }
-    println!("Journal: {}", journal.display());
+    arena::outln!("Journal: {}", journal.display());
     Ok(if outcome.interrupted {
         ExitCode::from(130)
     } else {

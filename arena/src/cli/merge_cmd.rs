@@ -12,17 +12,17 @@ pub(crate) fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|(s, n)| format!("{s}: {n} games"))
         .collect();
-    println!(
+    arena::outln!(
         "Merged {} of {} scheduled games ({})",
         games.len(),
         header.games,
         shard_list.join(", ")
     );
     let standings = Standings::of(&header.engines, &games);
-    println!("=== Standings ===\n{}", standings.render());
+    arena::outln!("=== Standings ===\n{}", standings.render());
     if let Some(path) = &args.standings {
         write_standings(path, &header, &standings)?;
-        println!("Standings: {}", path.display());
+        arena::outln!("Standings: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

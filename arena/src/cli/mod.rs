@@ -5,6 +5,7 @@
 pub(crate) mod args;
 pub(crate) mod check_cmd;
 pub(crate) mod common;
+pub(crate) mod fastchess;
 pub(crate) mod grade_cmd;
 pub(crate) mod match_cmd;
 pub(crate) mod merge_cmd;

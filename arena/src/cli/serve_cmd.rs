@@ -67,6 +67,7 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         hard_cap: Duration::from_secs(120),
         grace: Duration::from_millis(300),
         max_plies: None,
+        adjudication: Default::default(),
         query_result: false,
         ping_every_move: false,
         limits: LineLimits {
@@ -97,10 +98,10 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     } else {
         address.ip().to_string()
     };
-    println!("arena serve: http://{host}:{}/", address.port());
-    println!("  engines: {}", names.join(", "));
+    arena::outln!("arena serve: http://{host}:{}/", address.port());
+    arena::outln!("  engines: {}", names.join(", "));
     if !args.allow_remote {
-        println!("  answering this machine only (--allow-remote to change)");
+        arena::outln!("  answering this machine only (--allow-remote to change)");
     }
     use std::io::Write as _;
     let _ = std::io::stdout().flush();

@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use agon::games::GameSpec;
 use arena::config::EngineSpec;
 use arena::referee::EngineConfig;
-use arena::schedule::{Openings, Schedule};
+use arena::schedule::Schedule;
 use arena::summary::Summary;
 use arena::tournament::{
     describe, run_tournament, write_standings, Format, Header, Shard, Standings, TournamentConfig,
@@ -60,30 +60,40 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
             engines.len()
         );
     }
-    if args.rounds == 0 {
-        bail!("--rounds must be at least 1");
+    let games = games_per_pairing(common, 2)?;
+    if games % 2 == 1 {
+        bail!(
+            "--games {games}: a tournament plays every opening as a colour-swapped pair in each pairing, so the games per pairing must be even (--rounds {} is --games {})",
+            games / 2 + 1,
+            games + 1
+        );
     }
+    let rounds = games / 2;
+    let concurrency = concurrency(common)?;
     // A fixed default seed, so that running the same command again resumes it.
     let seed = common.seed.unwrap_or(1);
-    let openings = Openings::parse(&common.openings, &spec)?;
+    let (openings, openings_text) = openings(common, &spec)?;
     let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
     let pairings = format.pairings(engines.len());
     let schedule = TournamentSchedule {
         pairings,
-        rounds: args.rounds,
+        rounds,
         openings: Schedule::new(
             spec.clone(),
             openings,
-            args.rounds * 2,
+            rounds * 2,
             seed,
             common.shuffle_openings,
         ),
     };
     let description = describe(
         &engines,
-        &format!("format={format:?}; rounds={}", args.rounds),
+        &format!(
+            "format={format:?}; rounds={rounds}{}",
+            adjudication_text(common)
+        ),
         &spec.to_string(),
-        &common.openings,
+        &openings_text,
         common.shuffle_openings,
         seed,
     );
@@ -102,25 +112,23 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         .unwrap_or_else(|| common.out.join(format!("standings{suffix}.json")));
     let run_id = run_id(seed);
     let run_dir = common.out.join(&run_id);
-    let concurrency = concurrency(common);
     let header = Header {
         fingerprint: arena::tournament::fingerprint(&description),
         shard,
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         games: schedule.games(),
         description,
+        sprt: (!common.sprt.is_empty()).then(|| common.sprt.join(" ")),
     };
-    println!(
-        "Tournament ({:?}) of {} engines: {} rounds, {} games of {spec}{}, openings {}, seed {seed}, concurrency {concurrency}",
-        format,
+    arena::outln!(
+        "Tournament ({}) of {} engines: {rounds} rounds, {} games of {spec}{}, openings {openings_text}, seed {seed}, concurrency {concurrency}",
+        format.name(),
         engines.len(),
-        args.rounds,
         schedule.games(),
         if shard == Shard::ALL { String::new() } else { format!(" (shard {shard})") },
-        common.openings
     );
     print_engines(&engines);
-    println!(
+    arena::outln!(
         "  journal {}, games and logs in {}",
         journal.display(),
         run_dir.display()
@@ -131,7 +139,7 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         schedule,
         shard,
         header: header.clone(),
-        referee: referee_settings(common, &spec, &run_dir),
+        referee: referee_settings(common, &spec, &run_dir)?,
         concurrency,
         run_id,
         run_dir,
@@ -140,10 +148,11 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         progress: !common.no_progress,
         report_every: common.report_every,
         sprt,
+        records: record_files(common, format!("Agon arena tournament {spec}")),
     };
     let outcome = run_tournament(config, cancel_on_signal()).await?;
     let standings = Standings::of(&header.engines, &outcome.games);
-    println!(
+    arena::outln!(
         "=== {} ===\n{}",
         if outcome.interrupted {
             "Standings (interrupted)"
@@ -155,11 +164,11 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
     if let Some(sprt) = sprt {
         let mut duel = Summary::new([header.engines[0].clone(), header.engines[1].clone()]);
         outcome.games.iter().for_each(|g| duel.add(g));
-        print!("{}", duel.render());
+        arena::out!("{}", duel.render());
         print_sprt(&sprt, &duel, outcome.decision);
     }
     write_standings(&standings_path, &header, &standings)?;
-    println!(
+    arena::outln!(
         "Journal: {}; standings: {}",
         journal.display(),
         standings_path.display()
