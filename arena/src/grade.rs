@@ -25,7 +25,7 @@ use agon::protocol::Dialect;
 use crate::check::{run_checks, CheckConfig, Status};
 use crate::clock::TimeControl;
 use crate::process::{LineLimits, SpawnSpec};
-use crate::record::{read_journal, GameRecord, Termination};
+use crate::record::{read_journal, GameRecord};
 use crate::referee::{EngineConfig, RefereeSettings};
 use crate::runner::{run_match, MatchConfig};
 use crate::sandbox::Sandbox;
@@ -299,17 +299,22 @@ pub fn folder_name(name: &str) -> String {
     format!("{plain}-{hash:08x}")
 }
 
-/// The mean score of `scores` and its 95% confidence interval (normal approximation over
-/// games, clipped to [0, 1]).
+/// The mean score of `scores` and its 95% confidence interval: Wilson's score interval
+/// (Wilson 1927, "Probable inference, the law of succession, and statistical inference")
+/// with the points of a game (0, ½ or 1) as the successes. Unlike the normal approximation
+/// it is never empty: two wins out of two give [0.67, 1], not [1, 1]. Draws make the true
+/// spread smaller than a win/loss coin's, so the interval errs on the wide side.
 pub fn score_interval(scores: &[f64]) -> (f64, f64, f64) {
     if scores.is_empty() {
         return (0.0, 0.0, 1.0);
     }
+    const Z: f64 = 1.959_963_984_540_054;
     let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
-    let half = 1.96 * (var / n).sqrt();
-    (mean, (mean - half).max(0.0), (mean + half).min(1.0))
+    let p = scores.iter().sum::<f64>() / n;
+    let z2n = Z * Z / n;
+    let centre = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = Z / (1.0 + z2n) * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Grades one bot: conformance, then the levels in order.
@@ -374,8 +379,9 @@ pub async fn grade_bot(
         let openings = Openings::parse("random:2", &config.spec).unwrap_or(Openings::Start);
         // Batches of games while the verdict is open: the journal keeps the games played,
         // and each larger schedule plays only the new ones (same openings, same order).
-        // A bot that failed its check plays one pair first: if it cannot even start, the
-        // level is lost without more games.
+        // A bot that failed its check plays one pair first: if it lost both by its own
+        // fault (it cannot start, crashes, plays illegal moves), the level is lost without
+        // more games; otherwise it plays on like any other bot.
         let mut planned = if check.passed { batch } else { 2 };
         let records = loop {
             let match_config = MatchConfig {
@@ -423,9 +429,9 @@ pub async fn grade_bot(
             }
             let records = read_journal(&journal).unwrap_or_default();
             let (_, low, high) = score_interval(&bot_scores(&records));
-            let decided = low > 0.5 || high < 0.5 || low == high;
-            let never_started = records.len() <= 2 && records.iter().all(failed_to_start);
-            if decided || never_started || planned >= most || *cancel.borrow() {
+            let decided = planned >= batch && (low > 0.5 || high < 0.5);
+            let hopeless = planned < batch && records.iter().all(lost_by_own_fault);
+            if decided || hopeless || planned >= most || *cancel.borrow() {
                 break Some(records);
             }
             planned = if planned < batch {
@@ -479,19 +485,15 @@ fn failed_checks(check: &crate::check::CheckReport) -> Vec<String> {
     out
 }
 
-/// Whether the bot (match engine 0) lost the game because it could not start: it
-/// crashed at startup, or stalled.
-fn failed_to_start(record: &GameRecord) -> bool {
+/// Whether the bot (match engine 0) lost the game by its own fault: a crash, a stall, an
+/// illegal move, a time forfeit, a resource limit.
+fn lost_by_own_fault(record: &GameRecord) -> bool {
     let bot = if record.p1.engine == 0 {
         crate::record::Seat::P1
     } else {
         crate::record::Seat::P2
     };
-    match &record.termination {
-        Termination::Crash { side, phase, .. } => *side == bot && phase == "startup",
-        Termination::Stall { side, .. } => *side == bot,
-        _ => false,
-    }
+    record.termination.at_fault() == Some(bot)
 }
 
 /// The bot's (match engine 0's) points in each game of `records`.
@@ -544,7 +546,7 @@ fn level_result(
     r.low = low;
     r.high = high;
     r.beaten = r.games > 0 && score > 0.5;
-    r.verdict = if low > 0.5 || high < 0.5 || low == high {
+    r.verdict = if low > 0.5 || high < 0.5 {
         if r.beaten {
             "beaten"
         } else {
@@ -633,4 +635,24 @@ pub fn timing_csv(reports: &[StudentReport]) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::score_interval;
+
+    #[test]
+    fn wilson_interval_matches_published_values() {
+        // 8 successes in 10: Wilson's 95% interval is [0.490, 0.943] (Newcombe 1998,
+        // "Two-sided confidence intervals for the single proportion", Table I style
+        // figures; also any Wilson calculator).
+        let scores: Vec<f64> = [1.0; 8].into_iter().chain([0.0; 2]).collect();
+        let (p, low, high) = score_interval(&scores);
+        assert_eq!(p, 0.8);
+        assert!((low - 0.4902).abs() < 5e-4, "{low}");
+        assert!((high - 0.9433).abs() < 5e-4, "{high}");
+        // All wins in two games: not a point interval.
+        let (_, low, high) = score_interval(&[1.0, 1.0]);
+        assert!((low - 0.3424).abs() < 5e-4 && high == 1.0, "{low} {high}");
+    }
 }

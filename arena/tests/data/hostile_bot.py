@@ -104,7 +104,12 @@ def attack_signal():
     report("signal", bool(reached), f"reachable pids {[(p, cmdline(p)) for p in reached[:10]]}")
     libc = ctypes.CDLL(None, use_errno=True)
     traced = [pid for pid in visible_others() if libc.ptrace(16, pid, 0, 0) == 0]  # PTRACE_ATTACH
-    report("ptrace", bool(traced), f"attached to {traced}")
+    for pid in traced:
+        libc.ptrace(17, pid, 0, 0)  # PTRACE_DETACH
+    # A process of its own caught between fork and exec may have been taken for a
+    # stranger: only a process that is still not of its family once traced counts.
+    traced = [pid for pid in traced if pid not in family()]
+    report("ptrace", bool(traced), f"attached to {[(p, cmdline(p)) for p in traced]}")
 
 
 def attack_daemon():
