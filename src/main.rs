@@ -192,9 +192,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 format!("perft {depth}")
             };
             engine.handle_line(&command);
-            for line in lines.lock().expect("sink").iter() {
-                println!("{line}");
-            }
+            engine.wait();
             Ok(())
         }
     }
