@@ -1071,18 +1071,52 @@ impl Engine {
         let done = Arc::new(AtomicBool::new(false));
         let sink = Arc::clone(&self.sink);
         let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
-        let handle = std::thread::spawn(move || {
-            let limit = movetime.map(Duration::from_millis);
-            let solved =
-                crate::solve::solve(&spec, Some(&position), method, distance, limit, thread_stop);
-            let reply = match solved {
-                Ok(report) => solution_reply(&report),
-                Err(message) => error(ErrorCode::BadPosition, message).into(),
-            };
-            thread_done.store(true, Ordering::SeqCst);
-            sink(reply);
-        });
-        self.search = Some(RunningSearch { stop, done, handle });
+        // The proof's tables take at most `Hash` MiB.
+        let memory_mib = self.options.hash_mb;
+        let spawned = std::thread::Builder::new()
+            .name("solve".into())
+            .spawn(move || {
+                let limit = movetime.map(Duration::from_millis);
+                let solved = crate::solve::solve(
+                    &spec,
+                    Some(&position),
+                    method,
+                    distance,
+                    limit,
+                    memory_mib,
+                    thread_stop,
+                );
+                let reply = match solved {
+                    Ok(report) => {
+                        if let Some(cut @ crate::solve::Cut::Memory { .. }) = report.cut {
+                            let what = if report.verdict.is_some() {
+                                "the distance"
+                            } else {
+                                "a proof"
+                            };
+                            sink(Reply::Info(Info {
+                                string: Some(format!(
+                                    "solve: {cut} (the Hash option) before {what}, after {} \
+                                     nodes; a larger Hash may finish it",
+                                    report.nodes
+                                )),
+                                ..Info::default()
+                            }));
+                        }
+                        solution_reply(&report)
+                    }
+                    Err(message) => error(ErrorCode::BadPosition, message).into(),
+                };
+                thread_done.store(true, Ordering::SeqCst);
+                sink(reply);
+            });
+        match spawned {
+            Ok(handle) => self.start_job(RunningSearch { stop, done, handle }),
+            Err(e) => self.emit(error(
+                ErrorCode::Busy,
+                format!("cannot start the solve thread: {e}"),
+            )),
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {

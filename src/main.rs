@@ -84,6 +84,10 @@ enum Cmd {
         /// Give up after this many seconds (default: never).
         #[arg(long)]
         time: Option<f64>,
+        /// Memory for the proof's tables, in MiB: a proof that needs more ends as
+        /// `unknown` (a proved result without its distance when only that was left).
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        hash: u64,
     },
     /// Count leaf nodes of the legal move tree.
     Perft {
@@ -161,6 +165,7 @@ fn run(cli: Cli) -> Result<(), String> {
             method,
             distance,
             time,
+            hash,
         }) => {
             let method = agon::solve::Method::from_name(&method).ok_or_else(|| {
                 let names = agon::solve::Method::names();
@@ -173,16 +178,22 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
             let position = position.as_deref();
-            let report = agon::solve::solve(&spec_text, position, method, distance, limit, stop)?;
+            let report = agon::solve::solve(
+                &spec_text,
+                position,
+                method,
+                distance,
+                limit,
+                hash as usize,
+                stop,
+            )?;
             print!("{report}");
             Ok(())
         }
         Some(Cmd::Perft { depth, divide }) => {
-            let lines = Arc::new(Mutex::new(Vec::new()));
-            let sink_lines = Arc::clone(&lines);
-            let mut engine = Engine::new(Arc::new(move |r: Reply| {
-                sink_lines.lock().expect("sink").push(r.to_string())
-            }));
+            // Lines are printed as they come (each `divide` line when its move is
+            // counted); Ctrl-C or SIGTERM end the process at once, as by default.
+            let mut engine = Engine::new(Arc::new(|r: Reply| println!("{r}")));
             engine
                 .set_game(&spec_text, position.as_deref())
                 .map_err(|r| r.to_string())?;

@@ -37,6 +37,7 @@ use fxhash::FxHashMap;
 use super::Clobber;
 use crate::cgt::{GameId, Games, ZERO};
 use crate::game::{Game, Side};
+use crate::memory::{make_room, map_bytes, Budget};
 
 /// The largest board the solver takes, in squares.
 pub const MAX_SOLVE_SQUARES: usize = 64;
@@ -73,6 +74,8 @@ pub enum SolveError {
     Stopped,
     /// [`Solver::distance`] was given a result that is not the position's.
     NotProved,
+    /// The tables reached the memory budget ([`Solver::set_memory_limit`]).
+    OutOfMemory,
 }
 
 /// The proved result of a position.
@@ -394,6 +397,8 @@ pub struct Solver {
     /// Groups of at most this many stones are replaced by their canonical value.
     small: u32,
     nodes: u64,
+    /// Bytes the tables may take.
+    budget: Budget,
 }
 
 impl Default for Solver {
@@ -438,14 +443,38 @@ impl Solver {
             games: Games::new(),
             small: stones,
             nodes: 0,
+            budget: Budget::MAX,
         }
+    }
+
+    /// Bounds the tables to `bytes` (unbounded by default): a proof that needs more ends
+    /// with [`SolveError::OutOfMemory`]. Everything stored before stays good, so the
+    /// solver may be asked again.
+    pub fn set_memory_limit(&mut self, bytes: Budget) {
+        self.budget = bytes;
+    }
+
+    /// About the bytes the tables hold.
+    pub fn memory_used(&self) -> usize {
+        map_bytes(&self.table)
+            + map_bytes(&self.classes)
+            + map_bytes(&self.bounded)
+            + map_bytes(&self.values)
+            + self.games.memory_bytes()
+    }
+
+    /// Room for one more entry in the table of proved sums.
+    fn room_in_table(&mut self) -> Result<(), SolveError> {
+        let used = self.memory_used();
+        make_room(&mut self.table, used, self.budget).map_err(|_| SolveError::OutOfMemory)
     }
 
     /// Proves whether the side to move wins `pos`, and finds a winning move if so.
     ///
     /// # Errors
     /// [`SolveError::TooLarge`] for boards over [`MAX_SOLVE_SQUARES`] squares,
-    /// [`SolveError::Stopped`] when `stop` is raised before the proof is complete.
+    /// [`SolveError::Stopped`] when `stop` is raised before the proof is complete,
+    /// [`SolveError::OutOfMemory`] when the tables reach their budget first.
     pub fn solve(&mut self, pos: &Clobber, stop: &AtomicBool) -> Result<Solution, SolveError> {
         let settings = pos.settings_of();
         if settings.rows() * settings.cols() > MAX_SOLVE_SQUARES {
@@ -487,7 +516,8 @@ impl Solver {
     /// more than the proof: 4x5 0.6M nodes, 1.4 s; 3x8 6.0M nodes, 13 s.
     ///
     /// # Errors
-    /// [`SolveError::TooLarge`] and [`SolveError::Stopped`] as for [`Solver::solve`];
+    /// [`SolveError::TooLarge`], [`SolveError::Stopped`] and [`SolveError::OutOfMemory`]
+    /// as for [`Solver::solve`];
     /// [`SolveError::NotProved`] when `mover_wins` is not the position's result.
     pub fn distance(
         &mut self,
@@ -591,7 +621,7 @@ impl Solver {
                         budget > enough
                     };
                     if decided {
-                        self.bound(key, budget, !lose);
+                        self.bound(key, budget, !lose)?;
                         return Ok(!lose);
                     }
                 }
@@ -611,19 +641,22 @@ impl Solver {
                 break;
             }
         }
-        self.bound(key, budget, result);
+        self.bound(key, budget, result)?;
         Ok(result)
     }
 
     /// Records in the distance table that the question `key` is answered `result` for
     /// `budget` plies.
-    fn bound(&mut self, key: u128, budget: u32, result: bool) {
+    fn bound(&mut self, key: u128, budget: u32, result: bool) -> Result<(), SolveError> {
+        let used = self.memory_used();
+        make_room(&mut self.bounded, used, self.budget).map_err(|_| SolveError::OutOfMemory)?;
         let entry = self.bounded.entry(key).or_insert((u32::MAX, 0));
         if result {
             entry.0 = entry.0.min(budget);
         } else {
             entry.1 = entry.1.max(budget + 1);
         }
+        Ok(())
     }
 
     /// Splits `regions` into the large ones and the sum of `value` and the small ones'
@@ -724,6 +757,7 @@ impl Solver {
         } else {
             self.search(&big, value, mover, stop)?
         };
+        self.room_in_table()?;
         self.table.insert(key, result);
         Ok(result)
     }
@@ -787,8 +821,11 @@ impl Solver {
             (false, true) => Class::R,
             (false, false) => Class::P,
         };
-        self.classes.insert(region, class);
-        self.classes.insert(region.negative(), negated(class));
+        for (group, class) in [(region, class), (region.negative(), negated(class))] {
+            let used = self.memory_used();
+            make_room(&mut self.classes, used, self.budget).map_err(|_| SolveError::OutOfMemory)?;
+            self.classes.insert(group, class);
+        }
         Ok(class)
     }
 

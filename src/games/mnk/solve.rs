@@ -30,6 +30,7 @@ use fxhash::FxHashMap;
 
 use super::Mnk;
 use crate::game::Game;
+use crate::memory::{make_room, map_bytes, Budget};
 
 /// Largest board (squares) the solver takes.
 pub const MAX_SQUARES: usize = 64;
@@ -57,8 +58,12 @@ pub struct Solution {
     /// wins when the distance was asked for.
     pub winning_move: Option<usize>,
     /// Plies to the end of the game, with the winner winning as fast as it can and the
-    /// loser holding out as long as it can; `None` for a draw or when not asked for.
+    /// loser holding out as long as it can; `None` for a draw, when not asked for, or
+    /// when the distance search was cut (`cut`).
     pub plies: Option<u32>,
+    /// Why the distance search ended before finding the distance of a proved win or
+    /// loss ([`Solver::solve_with_distance`]); the value stands.
+    pub cut: Option<SolveError>,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -70,6 +75,8 @@ pub enum SolveError {
     TooLarge,
     /// The stop flag was raised.
     Stopped,
+    /// The tables reached the memory budget ([`Solver::set_memory_limit`]).
+    OutOfMemory,
 }
 
 /// The solver: board geometry and the table of proved positions.
@@ -89,7 +96,12 @@ pub struct Solver {
     /// largest budget known not to; `u8::MAX` and 0 when unknown).
     bounded: FxHashMap<(u64, u64, bool), (u8, u8)>,
     nodes: u64,
+    /// The search was cut (stop flag or memory): nothing it computes is kept.
     stopped: bool,
+    /// The cut came from the memory budget.
+    out_of_memory: bool,
+    /// Bytes the tables may take.
+    budget: Budget,
 }
 
 impl Solver {
@@ -150,7 +162,29 @@ impl Solver {
             bounded: FxHashMap::default(),
             nodes: 0,
             stopped: false,
+            out_of_memory: false,
+            budget: Budget::MAX,
         })
+    }
+
+    /// Bounds the tables to `bytes` (unbounded by default): a proof that needs more
+    /// ends with [`SolveError::OutOfMemory`].
+    pub fn set_memory_limit(&mut self, bytes: Budget) {
+        self.budget = bytes;
+    }
+
+    /// About the bytes the tables hold.
+    pub fn memory_used(&self) -> usize {
+        map_bytes(&self.table) + map_bytes(&self.bounded)
+    }
+
+    /// Why the search was cut.
+    fn cut(&self) -> SolveError {
+        if self.out_of_memory {
+            SolveError::OutOfMemory
+        } else {
+            SolveError::Stopped
+        }
     }
 
     /// Nodes searched so far.
@@ -163,6 +197,9 @@ impl Solver {
     /// # Errors
     /// [`SolveError::Stopped`] when `stop` is raised first.
     pub fn solve(&mut self, pos: &Mnk, stop: &AtomicBool) -> Result<Solution, SolveError> {
+        // A cut search stored nothing it had not proved, so the tables stay good.
+        self.stopped = false;
+        self.out_of_memory = false;
         let (mine, theirs) = self.stones(pos);
         // Who wins, and with which move: the root's moves one by one.
         let moves = self.moves(mine, theirs, true);
@@ -174,7 +211,7 @@ impl Solver {
                 break;
             }
             if self.stopped {
-                return Err(SolveError::Stopped);
+                return Err(self.cut());
             }
         }
         let value = if winning_move.is_some() {
@@ -185,21 +222,24 @@ impl Solver {
             Value::Draw
         };
         if self.stopped {
-            return Err(SolveError::Stopped);
+            return Err(self.cut());
         }
         Ok(Solution {
             value,
             winning_move: winning_move.map(|c| c as usize),
             plies: None,
+            cut: None,
             nodes: self.nodes,
         })
     }
 
     /// [`Self::solve`], then the distance of a win or a loss (see the module doc), and a
-    /// winning move of the shortest win.
+    /// winning move of the shortest win. When the distance search is cut (stop flag,
+    /// memory), the proved value comes without `plies` and with the reason in `cut`.
     ///
     /// # Errors
-    /// [`SolveError::Stopped`] when `stop` is raised first.
+    /// [`SolveError::Stopped`] when `stop` is raised before the value is proved,
+    /// [`SolveError::OutOfMemory`] when the tables reach their budget first.
     pub fn solve_with_distance(
         &mut self,
         pos: &Mnk,
@@ -223,7 +263,7 @@ impl Solver {
                         }
                     }
                     if self.stopped {
-                        return Err(SolveError::Stopped);
+                        break;
                     }
                 }
             }
@@ -234,13 +274,15 @@ impl Solver {
                         break;
                     }
                     if self.stopped {
-                        return Err(SolveError::Stopped);
+                        break;
                     }
                 }
             }
         }
         if self.stopped {
-            return Err(SolveError::Stopped);
+            // What was proved stands: the value, and a winning move of the first proof.
+            solution.plies = None;
+            solution.cut = Some(self.cut());
         }
         solution.nodes = self.nodes;
         Ok(solution)
@@ -431,6 +473,17 @@ impl Solver {
                 .all(|&c| self.wins_within(a, d | 1 << c, true, budget, stop))
         };
         if self.stopped {
+            return result;
+        }
+        let used = self.memory_used();
+        let room = if budget == UNBOUNDED {
+            make_room(&mut self.table, used, self.budget)
+        } else {
+            make_room(&mut self.bounded, used, self.budget)
+        };
+        if room.is_err() {
+            self.stopped = true;
+            self.out_of_memory = true;
             return result;
         }
         if budget == UNBOUNDED {
