@@ -310,6 +310,13 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// This game's own proof solver, for the search to use while it plays (see
+    /// [`crate::prover`]), its tables bounded to `memory` bytes. Default: none.
+    fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
+        let _ = memory;
+        None
+    }
+
     /// Checked play: parses nothing, but refuses a move that is not legal here.
     ///
     /// # Errors

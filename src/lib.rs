@@ -33,6 +33,7 @@ pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod protocol;
+pub mod prover;
 pub mod search;
 pub mod solve;
 #[cfg(test)]

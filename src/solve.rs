@@ -35,7 +35,7 @@ use crate::games::mnk::solve::{
 };
 use crate::games::mnk::Mnk;
 use crate::games::{dispatch, GameSpec, GameVisitor};
-use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind};
+use crate::search::{Control, Limits, Score, SearchOptions, Searcher};
 
 /// How to prove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -364,7 +364,13 @@ impl GameVisitor for SolveGame<'_> {
                 playout: crate::search::DEFAULT_PLAYOUT,
                 threads: 1,
             };
-            let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
+            // The plain search: no game solver inside, so that it checks the solvers.
+            let mut searcher = crate::search::pvs::Pvs::<G>::new(
+                options.heuristic,
+                options.hash_mb,
+                options.move_overhead,
+            )
+            .with_prover(None);
             let limits = Limits {
                 infinite: true,
                 ..Limits::default()

@@ -6,6 +6,18 @@
 //! preferred. A subtree that no search horizon limited is stored in the table as exact
 //! at any depth; when a whole iteration is horizon-free the root is solved and the
 //! search stops, whatever time is left.
+//!
+//! # The game's own solver
+//! When the game lends one ([`Game::prover`], [`crate::prover`]) and the search is
+//! limited by time rather than by depth or nodes (`movetime`, a clock, `infinite`: the
+//! engine at play; fixed-depth searches stay plain and reproducible), the solver gets
+//! [`ROOT_SHARE`] of the move's time at the root before the search: a proved win is
+//! played at once, a proved loss is reported as such while the search picks the longest
+//! defence. Inside the search, every node the prover calls small is handed to it with a
+//! small node budget; a proof ends the line as a won or lost leaf (scored with the
+//! prover's bound on the distance when it measured none, and stored in the table as the
+//! bound it is). Nodes it could not prove are remembered (by hash, [`MISS_SLOTS`]
+//! slots) and not asked again.
 
 use std::time::{Duration, Instant};
 
@@ -15,13 +27,22 @@ use super::{
     terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
     INFINITY, WIN, WIN_THRESHOLD,
 };
-use crate::game::{Forced, Game};
+use crate::game::{Forced, Game, Outcome};
+use crate::prover::{Proof, ProofLimits, Prover};
 
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
 /// The game's (possibly costly) ordering hint is used at nodes with at least this much depth left.
 const HINT_DEPTH: i32 = 2;
+/// The share of the move's (soft) time the game's solver gets at the root.
+pub const ROOT_SHARE: f64 = 0.5;
+/// The root solver's time when the search has no time limit (`go infinite`).
+const ROOT_TIME_UNTIMED: Duration = Duration::from_secs(1);
+/// Slots of the table of nodes the prover could not prove.
+pub const MISS_SLOTS: usize = 1 << 16;
+/// The prover is asked at nodes with at least this much depth left.
+const PROVER_DEPTH: i32 = 1;
 
 /// Iterative deepening PVS, with a table of its own (`T` = [`LocalTable`]) or one shared
 /// with other threads ([`LazySmp`]).
@@ -44,6 +65,12 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     node_limit: Option<u64>,
     /// Whether results the game proves without search ([`Game::forced`]) end a line.
     use_forced: bool,
+    /// The game's solver, if it lends one and it is not turned off.
+    prover: Option<Box<dyn Prover<G>>>,
+    /// Whether this search uses the prover (a search limited by time).
+    use_prover: bool,
+    /// Hashes of nodes the prover could not prove, by their low bits.
+    prover_misses: Vec<u64>,
 }
 
 #[inline]
@@ -56,6 +83,7 @@ impl<G: Game> Pvs<G> {
     /// every clock budget back.
     pub fn new(heuristic: G::Heuristic, hash_mb: usize, move_overhead: Duration) -> Self {
         Pvs::with_table(heuristic, LocalTable::new(hash_mb), move_overhead, 1)
+            .with_prover(G::prover(crate::memory::mib(hash_mb)))
     }
 }
 
@@ -84,15 +112,48 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             hard_deadline: None,
             node_limit: None,
             use_forced: true,
+            prover: None,
+            use_prover: false,
+            prover_misses: Vec::new(),
         }
     }
 
-    /// The same searcher without the game's proofs without search ([`Game::forced`]):
-    /// it then computes exactly the minimax value of the tree to the given depth, as the
-    /// plain searchers do (the tests compare them).
+    /// The same searcher without the game's proofs without search ([`Game::forced`])
+    /// and without its solver: it then computes exactly the minimax value of the tree to
+    /// the given depth, as the plain searchers do (the tests compare them).
     pub fn without_forced(mut self) -> Self {
         self.use_forced = false;
+        self.prover = None;
         self
+    }
+
+    /// The same searcher with `prover` as the game's solver (none: a plain search, as
+    /// `solve`'s `search` method wants, to check the solvers independently).
+    pub fn with_prover(mut self, prover: Option<Box<dyn Prover<G>>>) -> Self {
+        self.prover = prover;
+        self
+    }
+
+    /// Asks the prover about the node `pos` at `ply`: the score and bound of a proof.
+    fn prove_node(&mut self, pos: &G, ply: u32, control: &Control<'_>) -> Option<(i32, Bound)> {
+        let key = pos.hash();
+        let slot = (key as usize) & (MISS_SLOTS - 1);
+        if self.prover_misses[slot] == key {
+            return None;
+        }
+        let prover = self.prover.as_mut()?;
+        let budget = prover.in_search(pos)?;
+        let limits = ProofLimits {
+            stop: control.stop,
+            deadline: self.hard_deadline,
+            nodes: Some(budget),
+        };
+        let Some(proof) = prover.prove_node(pos, &limits) else {
+            self.prover_misses[slot] = key;
+            return None;
+        };
+        let bound_plies = prover.max_plies(pos);
+        Some(proof_score(proof, ply, bound_plies))
     }
 
     fn ensure_ply(&mut self, ply: usize) {
@@ -237,6 +298,13 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             self.horizon_hits += 1;
             return pos.evaluate(self.heuristic);
         }
+        // The game's solver, on a node it calls small (see the module doc).
+        if self.use_prover && depth >= PROVER_DEPTH {
+            if let Some((score, bound)) = self.prove_node(pos, ply, control) {
+                self.tt.store(key, None, score, ply, DEPTH_EXACT, bound);
+                return score;
+            }
+        }
         let hits_before = self.horizon_hits;
         let mut moves = self.moves.take(p);
         pos.generate_moves(&mut moves);
@@ -354,6 +422,33 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     }
 }
 
+/// The score (root-relative, `ply` plies down) and the table bound of a proof;
+/// `bound_plies` stands in for a distance the prover did not measure, which makes a win a
+/// lower bound and a loss an upper bound.
+fn proof_score<Move>(proof: Proof<Move>, ply: u32, bound_plies: u32) -> (i32, Bound) {
+    // A win is at least one ply away, a loss two; and every score stays in the band.
+    let win = |d: u32| WIN - (ply + d.clamp(1, 9000)) as i32;
+    let loss = |d: u32| -(WIN - (ply + d.clamp(2, 9000)) as i32);
+    match proof {
+        Proof::Win { plies: Some(d), .. } => (win(d), Bound::Exact),
+        Proof::Win { plies: None, .. } => (win(bound_plies), Bound::Lower),
+        Proof::Loss { plies: Some(d) } => (loss(d), Bound::Exact),
+        Proof::Loss { plies: None } => (loss(bound_plies), Bound::Upper),
+        Proof::Draw => (0, Bound::Exact),
+    }
+}
+
+/// Whether a move of `root` ends the game with a win for the side to move.
+fn wins_at_once<G: Game>(pos: &mut G, root: &[G::Move]) -> bool {
+    let mover = pos.side_to_move();
+    root.iter().any(|&mv| {
+        let undo = pos.make_move(mv);
+        let won = pos.outcome() == Some(Outcome::Win(mover));
+        pos.unmake_move(mv, undo);
+        won
+    })
+}
+
 impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
     fn name(&self) -> &'static str {
         "pvs"
@@ -403,6 +498,66 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         result.best = Some(root[0]);
         result.pv = vec![root[0]];
 
+        // The game's solver, in a search limited by time (see the module doc).
+        self.use_prover = self.prover.is_some() && limits.depth.is_none() && limits.nodes.is_none();
+        if self.use_prover && self.prover_misses.len() != MISS_SLOTS {
+            self.prover_misses = vec![0; MISS_SLOTS];
+        }
+        // A proved loss at the root, reported while the search picks the defence.
+        let mut proved_loss = None;
+        if self.use_prover && !root_is_terminal && !wins_at_once(pos, &root) {
+            let share = soft.map_or(ROOT_TIME_UNTIMED, |s| s.mul_f64(ROOT_SHARE));
+            let deadline = self
+                .hard_deadline
+                .map_or(control.start + share, |h| h.min(control.start + share));
+            let prover = self.prover.as_mut().expect("use_prover");
+            let nodes_before = prover.nodes();
+            let proof = prover.prove_root(
+                pos,
+                &ProofLimits {
+                    stop: control.stop,
+                    deadline: Some(deadline),
+                    nodes: None,
+                },
+            );
+            let bound_plies = prover.max_plies(pos);
+            let solver_nodes = prover.nodes() - nodes_before;
+            match proof {
+                Some(Proof::Win { mv: Some(mv), .. }) if root.contains(&mv) => {
+                    let (score, _) = proof_score(proof.expect("some"), 0, bound_plies);
+                    let elapsed = control.start.elapsed();
+                    on_info(&SearchInfo {
+                        depth: 1,
+                        seldepth: 1,
+                        score: Score::from_internal(score),
+                        nodes: solver_nodes.max(1),
+                        elapsed,
+                        hashfull: Some(self.tt.hashfull()),
+                        pv: vec![mv],
+                    });
+                    return SearchResult {
+                        best: Some(mv),
+                        score,
+                        depth: 1,
+                        seldepth: 1,
+                        nodes: solver_nodes.max(1),
+                        elapsed,
+                        pv: vec![mv],
+                        solved: true,
+                    };
+                }
+                Some(loss @ Proof::Loss { .. }) => {
+                    proved_loss = Some(proof_score(loss, 0, bound_plies).0);
+                }
+                _ => {}
+            }
+        }
+        // The search's own proof, else the root solver's, else the search's estimate.
+        let reported = |score: i32| match proved_loss {
+            Some(loss) if score.abs() < WIN_THRESHOLD => loss,
+            _ => score,
+        };
+
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for depth in self.start_depth.min(max_depth)..=max_depth {
             self.horizon_hits = 0;
@@ -413,14 +568,14 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                 // finished is at least as well founded as the last result.
                 if best.is_some() {
                     result.best = best;
-                    result.score = score;
+                    result.score = reported(score);
                     result.pv = self.pv[0].clone();
                 }
                 break;
             }
             result = SearchResult {
                 best,
-                score,
+                score: reported(score),
                 depth,
                 seldepth: self.seldepth,
                 nodes: self.nodes,
@@ -431,7 +586,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             on_info(&SearchInfo {
                 depth,
                 seldepth: self.seldepth,
-                score: Score::from_internal(score),
+                score: Score::from_internal(reported(score)),
                 nodes: self.nodes,
                 elapsed,
                 hashfull: Some(self.tt.hashfull()),
@@ -464,6 +619,10 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        if let Some(prover) = &mut self.prover {
+            prover.clear();
+        }
+        self.prover_misses.iter_mut().for_each(|m| *m = 0);
     }
 }
 
@@ -487,12 +646,18 @@ impl<G: Game> LazySmp<G> {
         LazySmp {
             workers: (0..threads.max(1))
                 .map(|i| {
-                    Pvs::with_table(
+                    let worker = Pvs::with_table(
                         heuristic,
                         std::sync::Arc::clone(&table),
                         move_overhead,
                         1 + (i as u32 % 2),
-                    )
+                    );
+                    // The main thread uses the game's solver; helpers search plainly.
+                    if i == 0 {
+                        worker.with_prover(G::prover(crate::memory::mib(hash_mb)))
+                    } else {
+                        worker
+                    }
                 })
                 .collect(),
         }

@@ -31,6 +31,7 @@
 //! Boards of up to 64 squares are supported (every group then fits a 64-bit frame).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use fxhash::FxHashMap;
 
@@ -399,6 +400,10 @@ pub struct Solver {
     nodes: u64,
     /// Bytes the tables may take.
     budget: Budget,
+    /// A deadline for the current solve (read with the stop flag).
+    deadline: Option<Instant>,
+    /// The node count at which the current solve stops.
+    node_limit: u64,
 }
 
 impl Default for Solver {
@@ -410,8 +415,8 @@ impl Default for Solver {
 /// Marks the distance table's "loses within" questions apart from "wins within".
 const LOSE_KEY: u128 = 0x6A09_E667_F3BC_C908_B2FB_1366_EA95_7D3E;
 
-/// How often the stop flag is read, in nodes.
-const STOP_CHECK: u64 = 4096;
+/// How often the stop flag and the deadline are read, in nodes (about a millisecond).
+const STOP_CHECK: u64 = 1024;
 
 /// Default for [`Solver::with_small_groups`]. Smaller thresholds search more sums but
 /// spend less on adding values: measured from the 4x6 start (median of 5 solves, release
@@ -444,7 +449,44 @@ impl Solver {
             small: stones,
             nodes: 0,
             budget: Budget::MAX,
+            deadline: None,
+            node_limit: u64::MAX,
         }
+    }
+
+    /// Limits the next solves: they stop (as if the stop flag were raised) at `deadline`
+    /// or after `nodes` more nodes. `None` lifts a limit.
+    pub fn set_limits(&mut self, deadline: Option<Instant>, nodes: Option<u64>) {
+        self.deadline = deadline;
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+    }
+
+    /// Whether the current solve must stop: the node limit, or (every [`STOP_CHECK`]
+    /// nodes) the stop flag or the deadline.
+    #[inline]
+    fn halted(&self, stop: &AtomicBool) -> bool {
+        self.nodes >= self.node_limit
+            || (self.nodes.is_multiple_of(STOP_CHECK)
+                && (stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+    }
+
+    /// Whether the side to move wins `pos`, without looking for a winning move (what
+    /// the search asks inside its tree).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn side_to_move_wins(
+        &mut self,
+        pos: &Clobber,
+        stop: &AtomicBool,
+    ) -> Result<bool, SolveError> {
+        let settings = pos.settings_of();
+        if settings.rows() * settings.cols() > MAX_SOLVE_SQUARES {
+            return Err(SolveError::TooLarge);
+        }
+        let (big, value) = self.fold(sum_of(pos), ZERO);
+        self.wins(big, value, pos.side_to_move(), stop)
     }
 
     /// Bounds the tables to `bytes` (unbounded by default): a proof that needs more ends
@@ -575,7 +617,7 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Result<bool, SolveError> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(STOP_CHECK) && stop.load(Ordering::Relaxed) {
+        if self.halted(stop) {
             return Err(SolveError::Stopped);
         }
         // Only groups with a move for both sides are kept (`split_into`): no group, no
@@ -738,7 +780,7 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Result<bool, SolveError> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(STOP_CHECK) && stop.load(Ordering::Relaxed) {
+        if self.halted(stop) {
             return Err(SolveError::Stopped);
         }
         if big.is_empty() {
@@ -893,6 +935,111 @@ impl Solver {
             }
         }
         Ok(false)
+    }
+}
+
+/// Live stones at most, for a position met inside the search to be handed to the
+/// solver (see [`RegionProver`]).
+pub const IN_SEARCH_STONES: usize = 14;
+
+/// Solver nodes a proof inside the search may take.
+pub const IN_SEARCH_NODES: u64 = 2_000;
+
+/// The region solver as the search's prover ([`crate::prover`]): at the root it proves
+/// who wins and a winning move; inside the search, positions of at most
+/// [`IN_SEARCH_STONES`] stones (small groups, often each with a known value) within
+/// [`IN_SEARCH_NODES`] nodes. It proves no distances: the search scores its proofs
+/// with the bound of [`crate::prover::Prover::max_plies`], the stones left (each move
+/// takes one).
+pub struct RegionProver {
+    solver: Solver,
+    memory: Budget,
+}
+
+impl RegionProver {
+    /// A prover whose tables take at most `memory` bytes (they are emptied when full).
+    pub fn new(memory: Budget) -> RegionProver {
+        let mut solver = Solver::new();
+        solver.set_memory_limit(memory);
+        RegionProver { solver, memory }
+    }
+
+    fn attempt(
+        &mut self,
+        limits: &crate::prover::ProofLimits<'_>,
+        run: impl FnOnce(&mut Solver) -> Result<crate::prover::Proof<super::ClobberMove>, SolveError>,
+    ) -> Option<crate::prover::Proof<super::ClobberMove>> {
+        self.solver.set_limits(limits.deadline, limits.nodes);
+        match run(&mut self.solver) {
+            Ok(proof) => Some(proof),
+            Err(SolveError::OutOfMemory) => {
+                crate::prover::Prover::<Clobber>::clear(self);
+                None
+            }
+            Err(_) => None,
+        }
+    }
+}
+
+impl crate::prover::Prover<Clobber> for RegionProver {
+    fn prove_root(
+        &mut self,
+        pos: &Clobber,
+        limits: &crate::prover::ProofLimits<'_>,
+    ) -> Option<crate::prover::Proof<super::ClobberMove>> {
+        use crate::prover::Proof;
+        self.attempt(limits, |solver| {
+            let solution = solver.solve(pos, limits.stop)?;
+            Ok(if solution.side_to_move_wins {
+                Proof::Win {
+                    mv: solution.winning_move,
+                    plies: None,
+                }
+            } else {
+                Proof::Loss { plies: None }
+            })
+        })
+    }
+
+    fn prove_node(
+        &mut self,
+        pos: &Clobber,
+        limits: &crate::prover::ProofLimits<'_>,
+    ) -> Option<crate::prover::Proof<super::ClobberMove>> {
+        use crate::prover::Proof;
+        self.attempt(limits, |solver| {
+            Ok(if solver.side_to_move_wins(pos, limits.stop)? {
+                Proof::Win {
+                    mv: None,
+                    plies: None,
+                }
+            } else {
+                Proof::Loss { plies: None }
+            })
+        })
+    }
+
+    fn in_search(&self, pos: &Clobber) -> Option<u64> {
+        (pos.settings_of().squares() <= MAX_SOLVE_SQUARES
+            && pos.stone_count(Side::First) + pos.stone_count(Side::Second) <= IN_SEARCH_STONES)
+            .then_some(IN_SEARCH_NODES)
+    }
+
+    fn max_plies(&self, pos: &Clobber) -> u32 {
+        // Every move takes a stone, and the last stone standing takes none.
+        let stones = pos.stone_count(Side::First) + pos.stone_count(Side::Second);
+        stones.saturating_sub(1) as u32
+    }
+
+    fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+
+    fn clear(&mut self) {
+        let nodes = self.solver.nodes;
+        self.solver = Solver::new();
+        self.solver.set_memory_limit(self.memory);
+        self.solver.nodes = nodes;
     }
 }
 

@@ -25,6 +25,7 @@
 //! threat never makes a win longer than the best live defence does.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use fxhash::FxHashMap;
 
@@ -81,6 +82,7 @@ pub enum SolveError {
 
 /// The solver: board geometry and the table of proved positions.
 pub struct Solver {
+    settings: super::MnkSettings,
     k: u32,
     full: u64,
     windows: Vec<u64>,
@@ -102,6 +104,10 @@ pub struct Solver {
     out_of_memory: bool,
     /// Bytes the tables may take.
     budget: Budget,
+    /// A deadline for the current solve (read with the stop flag).
+    deadline: Option<Instant>,
+    /// The node count at which the current solve stops.
+    node_limit: u64,
 }
 
 impl Solver {
@@ -149,6 +155,7 @@ impl Solver {
             })
             .collect();
         Ok(Solver {
+            settings: s,
             k: s.k as u32,
             full: if cells == 64 {
                 u64::MAX
@@ -164,7 +171,52 @@ impl Solver {
             stopped: false,
             out_of_memory: false,
             budget: Budget::MAX,
+            deadline: None,
+            node_limit: u64::MAX,
         })
+    }
+
+    /// Limits the next solves: they stop (as if the stop flag were raised) at `deadline`
+    /// or after `nodes` more nodes. `None` lifts a limit.
+    pub fn set_limits(&mut self, deadline: Option<Instant>, nodes: Option<u64>) {
+        self.deadline = deadline;
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+    }
+
+    /// Whether `pos` is a board of the solver's size.
+    pub fn fits(&self, pos: &Mnk) -> bool {
+        pos.settings == self.settings
+    }
+
+    /// Whether the side to move can force a win in `pos` (not finished), without
+    /// naming a move.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn side_to_move_wins(&mut self, pos: &Mnk, stop: &AtomicBool) -> Result<bool, SolveError> {
+        self.stopped = false;
+        self.out_of_memory = false;
+        let (mine, theirs) = self.stones(pos);
+        let wins = self.wins(mine, theirs, true, stop);
+        if self.stopped {
+            return Err(self.cut());
+        }
+        Ok(wins)
+    }
+
+    /// Whether the opponent of the side to move can force a win in `pos` (not finished).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn side_to_move_loses(&mut self, pos: &Mnk, stop: &AtomicBool) -> Result<bool, SolveError> {
+        self.stopped = false;
+        self.out_of_memory = false;
+        let (mine, theirs) = self.stones(pos);
+        let loses = self.wins(theirs, mine, false, stop);
+        if self.stopped {
+            return Err(self.cut());
+        }
+        Ok(loses)
     }
 
     /// Bounds the tables to `bytes` (unbounded by default): a proof that needs more
@@ -378,7 +430,11 @@ impl Solver {
         stop: &AtomicBool,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes & 0xFFFF == 0 && stop.load(Ordering::Relaxed) {
+        if self.nodes >= self.node_limit
+            || (self.nodes & 0x3FF == 0
+                && (stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -498,6 +554,111 @@ impl Solver {
             }
         }
         result
+    }
+}
+
+/// The threat solver as the search's prover ([`crate::prover`]), for boards of up to
+/// [`MAX_SQUARES`] squares: at the root it proves win, loss or draw and a winning move.
+/// It proves no distances: the search scores its proofs with the bound of
+/// [`crate::prover::Prover::max_plies`], the empty squares. It takes no nodes inside the
+/// search (measured: see `in_search`).
+pub struct ThreatProver {
+    solver: Option<Solver>,
+    memory: Budget,
+}
+
+impl ThreatProver {
+    /// A prover whose tables take at most `memory` bytes (they are emptied when full).
+    pub fn new(memory: Budget) -> ThreatProver {
+        ThreatProver {
+            solver: None,
+            memory,
+        }
+    }
+
+    /// The solver for `pos`'s board, made on first use.
+    fn solver_for(&mut self, pos: &Mnk) -> Option<&mut Solver> {
+        if !self.solver.as_ref().is_some_and(|s| s.fits(pos)) {
+            let mut solver = Solver::new(pos).ok()?;
+            solver.set_memory_limit(self.memory);
+            self.solver = Some(solver);
+        }
+        self.solver.as_mut()
+    }
+
+    fn attempt(
+        &mut self,
+        pos: &Mnk,
+        limits: &crate::prover::ProofLimits<'_>,
+        run: impl FnOnce(&mut Solver) -> Result<crate::prover::Proof<super::MnkMove>, SolveError>,
+    ) -> Option<crate::prover::Proof<super::MnkMove>> {
+        let solver = self.solver_for(pos)?;
+        solver.set_limits(limits.deadline, limits.nodes);
+        match run(solver) {
+            Ok(proof) => Some(proof),
+            Err(SolveError::OutOfMemory) => {
+                self.solver = None;
+                None
+            }
+            Err(_) => None,
+        }
+    }
+}
+
+impl crate::prover::Prover<Mnk> for ThreatProver {
+    fn prove_root(
+        &mut self,
+        pos: &Mnk,
+        limits: &crate::prover::ProofLimits<'_>,
+    ) -> Option<crate::prover::Proof<super::MnkMove>> {
+        use crate::prover::Proof;
+        self.attempt(pos, limits, |solver| {
+            let solution = solver.solve(pos, limits.stop)?;
+            Ok(match solution.value {
+                Value::Win => Proof::Win {
+                    mv: solution.winning_move.map(|c| super::MnkMove(c as u16)),
+                    plies: None,
+                },
+                Value::Loss => Proof::Loss { plies: None },
+                Value::Draw => Proof::Draw,
+            })
+        })
+    }
+
+    fn prove_node(
+        &mut self,
+        pos: &Mnk,
+        limits: &crate::prover::ProofLimits<'_>,
+    ) -> Option<crate::prover::Proof<super::MnkMove>> {
+        use crate::prover::Proof;
+        self.attempt(pos, limits, |solver| {
+            Ok(if solver.side_to_move_wins(pos, limits.stop)? {
+                Proof::Win {
+                    mv: None,
+                    plies: None,
+                }
+            } else if solver.side_to_move_loses(pos, limits.stop)? {
+                Proof::Loss { plies: None }
+            } else {
+                Proof::Draw
+            })
+        })
+    }
+
+    fn in_search(&self, _pos: &Mnk) -> Option<u64> {
+        None
+    }
+
+    fn max_plies(&self, pos: &Mnk) -> u32 {
+        pos.empty_squares() as u32
+    }
+
+    fn nodes(&self) -> u64 {
+        self.solver.as_ref().map_or(0, Solver::nodes)
+    }
+
+    fn clear(&mut self) {
+        self.solver = None;
     }
 }
 
