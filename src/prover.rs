@@ -73,6 +73,11 @@ pub trait Prover<G: Game>: Send {
     /// search; `None` when the limits ended the attempt first.
     fn prove_node(&mut self, pos: &G, limits: &ProofLimits<'_>) -> Option<Proof<G::Move>>;
 
+    /// The share of the move's time worth spending on a proof of `pos` at the root, before
+    /// the search (0 to 1): a position far from any proof the solver can finish is worth
+    /// a little, one near the end of the game much more.
+    fn root_share(&self, pos: &G) -> f64;
+
     /// The solver nodes worth spending on `pos` met inside the search, `None` when it is
     /// not worth a try. Called at many nodes: it must be cheap.
     fn in_search(&self, pos: &G) -> Option<u64>;

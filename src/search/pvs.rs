@@ -11,7 +11,8 @@
 //! When the game lends one ([`Game::prover`], [`crate::prover`]) and the search is
 //! limited by time rather than by depth or nodes (`movetime`, a clock, `infinite`: the
 //! engine at play; fixed-depth searches stay plain and reproducible), the solver gets
-//! [`ROOT_SHARE`] of the move's time at the root before the search: a proved win is
+//! a share of the move's time at the root before the search (the prover says how much,
+//! [`Prover::root_share`]): a proved win is
 //! played at once, a proved loss is reported as such while the search picks the longest
 //! defence. Inside the search, every node the prover calls small is handed to it with a
 //! small node budget; a proof ends the line as a won or lost leaf (scored with the
@@ -35,8 +36,6 @@ pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
 /// The game's (possibly costly) ordering hint is used at nodes with at least this much depth left.
 const HINT_DEPTH: i32 = 2;
-/// The share of the move's (soft) time the game's solver gets at the root.
-pub const ROOT_SHARE: f64 = 0.5;
 /// The root solver's time when the search has no time limit (`go infinite`).
 const ROOT_TIME_UNTIMED: Duration = Duration::from_secs(1);
 /// Slots of the table of nodes the prover could not prove.
@@ -506,11 +505,12 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         // A proved loss at the root, reported while the search picks the defence.
         let mut proved_loss = None;
         if self.use_prover && !root_is_terminal && !wins_at_once(pos, &root) {
-            let share = soft.map_or(ROOT_TIME_UNTIMED, |s| s.mul_f64(ROOT_SHARE));
+            let prover = self.prover.as_mut().expect("use_prover");
+            let fraction = prover.root_share(pos).clamp(0.0, 1.0);
+            let share = soft.map_or(ROOT_TIME_UNTIMED.mul_f64(fraction), |s| s.mul_f64(fraction));
             let deadline = self
                 .hard_deadline
                 .map_or(control.start + share, |h| h.min(control.start + share));
-            let prover = self.prover.as_mut().expect("use_prover");
             let nodes_before = prover.nodes();
             let proof = prover.prove_root(
                 pos,

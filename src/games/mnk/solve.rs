@@ -431,7 +431,7 @@ impl Solver {
     ) -> bool {
         self.nodes += 1;
         if self.nodes >= self.node_limit
-            || (self.nodes & 0x3FF == 0
+            || (self.nodes & 0xFF == 0
                 && (stop.load(Ordering::Relaxed)
                     || self.deadline.is_some_and(|d| Instant::now() >= d)))
         {
@@ -643,6 +643,18 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
                 Proof::Draw
             })
         })
+    }
+
+    fn root_share(&self, pos: &Mnk) -> f64 {
+        // Measured on 7x7 k=4 at 100 ms a move: half of every move's time cost 63 Elo
+        // against the plain engine (41%, 100 games), proofs being rare before the board
+        // fills; a tenth early and a quarter late keeps most of the search's time.
+        let squares = pos.settings_of().m * pos.settings_of().n;
+        if pos.empty_squares() * 2 > squares {
+            0.1
+        } else {
+            0.25
+        }
     }
 
     fn in_search(&self, _pos: &Mnk) -> Option<u64> {
