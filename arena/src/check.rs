@@ -30,7 +30,10 @@ pub struct CheckConfig {
     pub engine: SpawnSpec,
     /// The handshake dialect.
     pub dialect: Dialect,
-    /// Deadline for replies that should come at once (handshake, `readyok`).
+    /// Deadline for the handshake of a freshly started engine (`--startup-ms`, the same
+    /// in `check`, `grade` and `match`).
+    pub startup: Duration,
+    /// Deadline for replies that should come at once (`readyok` and the like).
     pub deadline: Duration,
     /// The `movetime` of the timed searches, in ms.
     pub movetime: u64,
@@ -48,8 +51,11 @@ pub enum Status {
     Pass,
     /// Not met.
     Fail,
-    /// Not applicable or not reached.
+    /// Not applicable.
     Skip,
+    /// Not reached because the engine stopped working before it: a required check
+    /// missed is a failure.
+    Missed,
 }
 
 /// One check of the report.
@@ -79,37 +85,85 @@ pub struct CheckReport {
     pub dialect: String,
     /// `id name`, if given.
     pub id_name: Option<String>,
-    /// Every required check passed.
+    /// Every required check passed (none failed, none was missed).
     pub passed: bool,
     /// Every check, in order.
     pub checks: Vec<CheckResult>,
+    /// The last lines the engine wrote to stderr (a traceback, a panic message).
+    pub stderr_tail: Vec<String>,
 }
 
 impl CheckReport {
-    /// The human-readable report.
+    /// The human-readable report. Engine text in it (its name, what it printed) has its
+    /// control characters shown escaped.
     pub fn text(&self) -> String {
+        use crate::safe_text::display;
         let mut out = format!(
             "arena check: {} (game {}, dialect {})\n",
-            self.engine, self.game, self.dialect
+            display(&self.engine),
+            display(&self.game),
+            self.dialect
         );
-        for c in &self.checks {
+        let mut i = 0;
+        while i < self.checks.len() {
+            let c = &self.checks[i];
+            i += 1;
+            // Checks not reached for the same reason share one line.
+            if matches!(c.status, Status::Missed | Status::Skip)
+                && c.detail.starts_with("not checked: ")
+            {
+                let mut ids = vec![c.id];
+                while let Some(next) = self.checks.get(i) {
+                    if next.status == c.status && next.detail == c.detail {
+                        ids.push(next.id);
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let word = if c.status == Status::Missed {
+                    "MISS"
+                } else {
+                    "skip"
+                };
+                out.push_str(&format!("  {word} {} ({})\n", ids.join(", "), c.detail));
+                continue;
+            }
             let status = match (c.status, c.required) {
                 (Status::Pass, _) => "PASS",
                 (Status::Fail, true) => "FAIL",
                 (Status::Fail, false) => "WARN",
                 (Status::Skip, _) => "skip",
+                (Status::Missed, true) => "MISS",
+                (Status::Missed, false) => "skip",
             };
-            out.push_str(&format!("  {status} {:<24} {}\n", c.id, c.detail));
+            out.push_str(&format!("  {status} {:<24} {}\n", c.id, display(&c.detail)));
             if c.status == Status::Fail {
                 if let Some(h) = &c.hint {
-                    out.push_str(&format!("       hint: {h}\n"));
+                    out.push_str(&format!("       hint: {}\n", display(h)));
                 }
+            }
+        }
+        if !self.stderr_tail.is_empty() {
+            out.push_str(&format!(
+                "  Its error output (stderr), last {} line(s):\n",
+                self.stderr_tail.len()
+            ));
+            for line in &self.stderr_tail {
+                out.push_str(&format!("    | {}\n", display(line)));
             }
         }
         let failed = self.failed(true);
         let warned = self.failed(false);
+        let missed = self
+            .checks
+            .iter()
+            .filter(|c| c.required && c.status == Status::Missed)
+            .count();
         out.push_str(&if self.passed {
             format!("Result: PASS ({warned} recommendation(s) not met)\n")
+        } else if missed > 0 {
+            format!("Result: FAIL ({failed} required check(s) failed, {missed} not reached, {warned} recommendation(s) not met)\n")
         } else {
             format!("Result: FAIL ({failed} required check(s) failed, {warned} recommendation(s) not met)\n")
         });
@@ -121,6 +175,38 @@ impl CheckReport {
             .iter()
             .filter(|c| c.status == Status::Fail && c.required == required)
             .count()
+    }
+
+    /// What is wrong, in a few words that the same engine repeats exactly (no times),
+    /// for a teacher's table: `ok` when every required check passed.
+    pub fn diagnosis(&self) -> String {
+        let Some(c) = self.first_problem() else {
+            return "ok".into();
+        };
+        let first_part = |text: &str| text.split("; ").next().unwrap_or("").to_string();
+        match c.id {
+            "start" => format!("cannot start: {}", c.detail),
+            "crash" => format!("crashed: {}", c.detail),
+            "handshake" if c.detail.contains("stuck in its output buffer") => {
+                "never flushes its output: replies come only when it exits".into()
+            }
+            "handshake" if c.detail.starts_with("slow start") => {
+                "slow start: no handshake within the startup time".into()
+            }
+            "handshake" => "no answer to the handshake".into(),
+            "legal-moves" => format!("plays an illegal move: {}", first_part(&c.detail)),
+            "stray-output" => format!("stray output: {}", c.detail),
+            "movetime" | "clock" => "too slow: over its time limit".into(),
+            "isready-during-search" => "does not answer isready while it searches".into(),
+            id => format!("fails the {id} check"),
+        }
+    }
+
+    /// The first required check that failed or was missed, for a one-line summary.
+    pub fn first_problem(&self) -> Option<&CheckResult> {
+        self.checks
+            .iter()
+            .find(|c| c.required && matches!(c.status, Status::Fail | Status::Missed))
     }
 }
 
@@ -166,18 +252,69 @@ fn summary(lines: &[String]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
+/// Lines of the engine's stderr kept in the report.
+const STDERR_LINES: usize = 20;
+
 const FLUSH_HINT: &str = "does your program flush stdout after each line? In Python use print(..., flush=True) (or run it with python3 -u); in C call fflush(stdout); in Rust stdout is line-buffered only on a terminal: call flush()";
+
+const STRAY_HINT: &str = "print debugging output to stderr, never to stdout (in Python: print(..., file=sys.stderr)): a GUI reads every stdout line as a protocol reply";
+
+/// The first words of every reply of protocol.md (a line starting otherwise is not part
+/// of the protocol).
+const REPLY_WORDS: &[&str] = &[
+    "id",
+    "option",
+    "ugiok",
+    "uciok",
+    "teiok",
+    "readyok",
+    "info",
+    "bestmove",
+    "response",
+    "error",
+    "divide",
+    "perft",
+    "moves",
+    "board",
+    "showok",
+    "game",
+    "gamesok",
+    "solution",
+    "copyprotection",
+    "registration",
+];
 
 struct Session {
     process: EngineProcess,
     reader: LineReader<BufReader<ChildStdout>>,
     stdin: ChildStdin,
     alive: bool,
+    /// The last command sent other than `isready` (which follows most probes), for
+    /// saying when the engine died.
+    last_sent: String,
+    /// Lines on stdout that are no protocol reply (the first few) and their number.
+    stray: Vec<String>,
+    stray_count: usize,
 }
 
 impl Session {
     async fn send(&mut self, line: &str) -> bool {
+        if line != "isready" || self.last_sent.is_empty() {
+            self.last_sent = line.to_string();
+        }
         self.send_bytes(format!("{line}\n").as_bytes()).await
+    }
+
+    /// Notes a line that is no protocol reply.
+    fn note(&mut self, line: &str) {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if !line.is_empty() && !REPLY_WORDS.contains(&first) {
+            self.stray_count += 1;
+            let shown = crate::client::shorten(line, 60);
+            if self.stray.len() < 3 && !self.stray.contains(&shown) {
+                self.stray.push(shown);
+            }
+        }
     }
 
     async fn send_bytes(&mut self, bytes: &[u8]) -> bool {
@@ -207,6 +344,7 @@ impl Session {
             match self.reader.read_line(deadline).await {
                 Ok(line) => {
                     let line = line.trim().to_string();
+                    self.note(&line);
                     if want(&line) {
                         return Ok((line, seen));
                     }
@@ -232,9 +370,40 @@ impl Session {
         let deadline = Instant::now() + within;
         let mut lines = Vec::new();
         while let Ok(line) = self.reader.read_line(deadline).await {
-            lines.push(line.trim().to_string());
+            let line = line.trim().to_string();
+            self.note(&line);
+            lines.push(line);
         }
         lines
+    }
+
+    /// The engine has stopped working (it exited, or flooded its output): records why as
+    /// the `crash` check, with its exit status and the command it died after, and marks
+    /// every required check not reached as missed.
+    async fn stopped(&mut self, checks: &mut Checks) {
+        let status = self.process.wait_exit(Duration::from_millis(500)).await;
+        let detail = match status {
+            Some(status) => format!(
+                "the engine {status} after '{}'",
+                crate::client::shorten(&self.last_sent, 60)
+            ),
+            None => format!(
+                "the engine closed its output after '{}'",
+                crate::client::shorten(&self.last_sent, 60)
+            ),
+        };
+        let first = self.last_sent.split_whitespace().next().unwrap_or("");
+        let hint = if first == "agon-check-unknown-command" {
+            "it exited on a command it does not know: ignore commands you do not know (or answer 'error unknown-command ...'); never exit on them"
+        } else if first == "stop" {
+            "it exited on 'stop' while it was not searching: ignore 'stop' then"
+        } else if self.process.stderr_tail().trim().is_empty() {
+            "it crashed without an error message: run it by hand and type the same commands to see where it stops"
+        } else {
+            "it crashed: its error output is shown below the checks"
+        };
+        checks.fail("crash", true, detail, hint);
+        skip_rest(checks, "the engine had stopped");
     }
 }
 
@@ -352,6 +521,7 @@ pub async fn run_checks(config: &CheckConfig) -> CheckReport {
         id_name: None,
         passed: false,
         checks: Vec::new(),
+        stderr_tail: Vec::new(),
     };
     match EngineProcess::spawn(&config.engine) {
         Ok((process, (stdout, stdin))) => {
@@ -361,11 +531,37 @@ pub async fn run_checks(config: &CheckConfig) -> CheckReport {
                 reader: LineReader::new(stdout, LineLimits::default()),
                 stdin,
                 alive: true,
+                last_sent: String::new(),
+                stray: Vec::new(),
+                stray_count: 0,
             };
             report.id_name = walk(config, &mut s, &mut checks).await;
+            if s.stray_count == 0 {
+                checks.pass("stray-output", true, "every stdout line is a protocol reply");
+            } else {
+                checks.fail(
+                    "stray-output",
+                    true,
+                    format!(
+                        "{} stdout line(s) that are no protocol reply, such as {}",
+                        s.stray_count,
+                        s.stray
+                            .iter()
+                            .map(|l| format!("'{l}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    STRAY_HINT,
+                );
+            }
             if s.process.exit_status().is_none() {
                 s.process.kill_group();
             }
+            // Its stderr arrives through a pipe: give the last lines a moment.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let tail = s.process.stderr_tail();
+            let lines: Vec<String> = tail.lines().map(str::to_string).collect();
+            report.stderr_tail = lines[lines.len().saturating_sub(STDERR_LINES)..].to_vec();
         }
         Err(e) => checks.fail(
             "start",
@@ -377,7 +573,7 @@ pub async fn run_checks(config: &CheckConfig) -> CheckReport {
     report.passed = !checks
         .results
         .iter()
-        .any(|c| c.required && c.status == Status::Fail);
+        .any(|c| c.required && matches!(c.status, Status::Fail | Status::Missed));
     report.checks = checks.results;
     report
 }
@@ -389,31 +585,51 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     let ok_word = format!("{hello}ok");
     // Handshake.
     s.send(&hello).await;
-    let (options, id_name) = match s.expect(|l| l == ok_word, d).await {
+    let started = Instant::now();
+    let (options, id_name) = match s.expect(|l| l == ok_word, config.startup).await {
         Ok((_, lines)) => {
             let id_name = lines
                 .iter()
                 .find_map(|l| l.strip_prefix("id name ").map(str::to_string));
+            let took = started.elapsed();
             checks.pass(
                 "handshake",
                 true,
                 format!(
-                    "{ok_word} received; id name {}",
+                    "{ok_word} after {} ms; id name {}",
+                    took.as_millis(),
                     id_name.as_deref().unwrap_or("(none)")
                 ),
             );
+            if took > d {
+                checks.fail(
+                    "start-time",
+                    false,
+                    format!("slow start: '{ok_word}' came {} ms after '{hello}' (the arena waits --startup-ms {}; GUIs often wait less)", took.as_millis(), config.startup.as_millis()),
+                    "answer the handshake at once: load data or build tables after it (at isready or the first go)",
+                );
+            }
             (lines, id_name)
+        }
+        Err(Wait::Closed(_)) => {
+            s.stopped(checks).await;
+            return None;
+        }
+        Err(Wait::Timeout(seen)) if seen.is_empty() => {
+            let (detail, hint) = silent_start(s, &hello, config.startup).await;
+            checks.fail("handshake", true, detail, hint);
+            skip_rest(checks, "no handshake");
+            return None;
         }
         Err(w) => {
             let hint = match &w {
-                Wait::Timeout(seen) if seen.is_empty() => FLUSH_HINT.to_string(),
                 Wait::Timeout(_) => format!("end the handshake with a line '{ok_word}'"),
-                _ => "read stdin line by line and answer the handshake; run the program by hand to see why it exits".to_string(),
+                _ => "print fewer and shorter lines".to_string(),
             };
             checks.fail(
                 "handshake",
                 true,
-                w.describe(&format!("'{hello}'"), d),
+                w.describe(&format!("'{hello}'"), config.startup),
                 hint,
             );
             skip_rest(checks, "no handshake");
@@ -455,7 +671,11 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     )
     .await
     {
-        skip_rest(checks, "no readyok");
+        if s.alive {
+            skip_rest(checks, "no readyok");
+        } else {
+            s.stopped(checks).await;
+        }
         return id_name;
     }
     // The game.
@@ -488,6 +708,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                 true,
                 format!("setoption name Game value {} accepted", config.spec),
             ),
+            Err(Wait::Closed(_)) => {}
             Err(w) => checks.fail(
                 "game",
                 true,
@@ -506,7 +727,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         );
     }
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // CRLF line ends.
@@ -522,7 +743,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     )
     .await;
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // An unknown command.
@@ -530,7 +751,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     s.send("isready").await;
     expect_ready(s, checks, "unknown-command", true, "an unknown command then isready", d, "ignore commands you do not know (or answer 'error unknown-command ...'); never exit on them").await;
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // stop while idle.
@@ -552,7 +773,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         ),
     }
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // Moves from several positions, with movetime.
@@ -584,6 +805,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                     extra.push(position_line(&moves));
                 }
             }
+            Err(Wait::Closed(_)) => break,
             Err(w) => {
                 bad_moves.push(w.describe(
                     &format!("go movetime {movetime} at '{}'", position_line(&moves)),
@@ -592,6 +814,10 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                 break;
             }
         }
+    }
+    if !s.alive {
+        s.stopped(checks).await;
+        return id_name;
     }
     if bad_moves.is_empty() {
         checks.pass(
@@ -630,7 +856,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         );
     }
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // The clock.
@@ -665,6 +891,10 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         ),
     }
     let _ = s.collect(Duration::from_millis(100)).await;
+    if !s.alive {
+        s.stopped(checks).await;
+        return id_name;
+    }
     // isready during a search.
     s.send("position startpos").await;
     let long = 1000;
@@ -690,6 +920,10 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         (None, _) => checks.fail("isready-during-search", true, "no readyok for an isready sent during a search", "answer isready at once even while searching"),
     }
     let _ = s.collect(Duration::from_millis(100)).await;
+    if !s.alive {
+        s.stopped(checks).await;
+        return id_name;
+    }
     // An illegal move in a position list.
     let illegal = illegal_move_text(&config.spec);
     s.send(&format!("position startpos moves {illegal}")).await;
@@ -700,7 +934,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         Err(w) => checks.fail("illegal-in-list", false, w.describe("an illegal move in a position list", d), "an illegal move in a position list must not crash the engine"),
     }
     if !s.alive {
-        skip_rest(checks, "the engine exited");
+        s.stopped(checks).await;
         return id_name;
     }
     // perft, where offered.
@@ -737,6 +971,10 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
             "answer or ignore 'perft'; never exit on it",
         ),
     }
+    if !s.alive {
+        s.stopped(checks).await;
+        return id_name;
+    }
     // quit.
     s.send("quit").await;
     match s.process.wait_exit(Duration::from_millis(1000)).await {
@@ -749,6 +987,39 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         ),
     }
     id_name
+}
+
+/// Tells apart why an engine said nothing at all to the handshake: `quit` and the end of
+/// input are sent, then its output watched. Replies that come at once were stuck in its
+/// output buffer (printed but never flushed); replies that come later are a slow start;
+/// an exit without a word, or nothing at all, mean it does not read or answer its input.
+async fn silent_start(s: &mut Session, hello: &str, startup: Duration) -> (String, String) {
+    let waited = startup.as_millis();
+    s.send("quit").await;
+    let _ = s.stdin.shutdown().await;
+    let quit_at = Instant::now();
+    match s.expect(|_| true, Duration::from_secs(10)).await {
+        Ok((first, _)) if quit_at.elapsed() < Duration::from_millis(300) => (
+            format!("no output within {waited} ms of '{hello}'; its replies ('{}') came only when it exited: they were stuck in its output buffer", crate::client::shorten(&first, 40)),
+            FLUSH_HINT.to_string(),
+        ),
+        Ok((first, _)) => (
+            format!(
+                "slow start: no output within {waited} ms of '{hello}'; it answered ('{}') {} ms later",
+                crate::client::shorten(&first, 40),
+                (startup + quit_at.elapsed()).as_millis()
+            ),
+            format!("answer the handshake within {waited} ms: do slow set-up after it, or raise --startup-ms"),
+        ),
+        Err(Wait::Closed(_)) => (
+            format!("no output within {waited} ms of '{hello}', and it exited at the end of its input without a word"),
+            "read stdin line by line and answer each command: 'ugi' (or 'uci') with 'id name ...' and 'ugiok'".to_string(),
+        ),
+        Err(_) => (
+            format!("no output within {waited} ms of '{hello}', nor after 'quit' and the end of its input: it is stuck, or does not read stdin"),
+            "read stdin line by line (for line in sys.stdin: ...) and answer each command at once".to_string(),
+        ),
+    }
 }
 
 async fn ping(
@@ -778,6 +1049,8 @@ async fn expect_ready(
             checks.pass(id, required, format!("readyok after {what}"));
             true
         }
+        // The engine is gone: the caller records that as a crash, not as this check.
+        Err(Wait::Closed(_)) => false,
         Err(w) => {
             let hint = match &w {
                 Wait::Timeout(seen) if seen.is_empty() && id == "isready" => {
@@ -791,6 +1064,8 @@ async fn expect_ready(
     }
 }
 
+/// Marks every check not done yet: a required one as missed (a failure), a
+/// recommendation as skipped.
 fn skip_rest(checks: &mut Checks, why: &str) {
     let done: Vec<&str> = checks.results.iter().map(|c| c.id).collect();
     for (id, required) in [
@@ -810,7 +1085,17 @@ fn skip_rest(checks: &mut Checks, why: &str) {
         ("quit", true),
     ] {
         if !done.contains(&id) {
-            checks.skip(id, required, format!("not checked: {why}"));
+            checks.results.push(CheckResult {
+                id,
+                required,
+                status: if required {
+                    Status::Missed
+                } else {
+                    Status::Skip
+                },
+                detail: format!("not checked: {why}"),
+                hint: None,
+            });
         }
     }
 }
@@ -872,25 +1157,21 @@ fn library_perft(spec: &GameSpec, depth: u32) -> u64 {
     new_game(spec, None).map_or(0, |g| count(g.as_ref(), depth))
 }
 
-/// How to start the command `words` (program and arguments): a `.py` file runs with
-/// `python`; a bare name is looked for next to the arena binary, then on `PATH`.
+/// How to start the command `words` (program and arguments): a `.py` file without the
+/// execute bit runs with `python`; a bare name is looked for next to the arena binary,
+/// then on `PATH`; see [`crate::config::engine_command`].
 ///
 /// # Errors
-/// A message when no command is given or the program cannot be found.
+/// The one thing that is wrong: no command, no such file, not executable, not found.
 pub fn spawn_spec(words: &[String], python: &str) -> Result<SpawnSpec, String> {
     let (first, rest) = words
         .split_first()
         .ok_or("no engine command given after --")?;
-    let (program, args) = if first.ends_with(".py") {
-        let mut args = vec![first.clone()];
-        args.extend(rest.iter().cloned());
-        (crate::config::resolve_program(python, None)?, args)
-    } else {
-        (crate::config::resolve_program(first, None)?, rest.to_vec())
-    };
+    let (program, args, home) = crate::config::engine_command(first, rest, None, python)?;
     Ok(SpawnSpec {
         program,
         args,
+        home: Some(home),
         // Python's own buffering stays on: a bot that does not flush is found here, not
         // by the first GUI that does not set PYTHONUNBUFFERED.
         keep_python_buffered: true,

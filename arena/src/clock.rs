@@ -14,6 +14,9 @@ use std::time::Duration;
 pub struct TimeControl {
     /// Base time and increment per move, in ms.
     pub clock: Option<(u64, u64)>,
+    /// Moves per time control period (`tc=40/60+0.6`): after this many moves of its own
+    /// the engine's clock gets the base time again; `None`: the base is for the game.
+    pub period: Option<u32>,
     /// Fixed time per move, in ms.
     pub movetime: Option<u64>,
     /// Depth limit.
@@ -33,6 +36,14 @@ pub struct TimeControlError {
 }
 
 fn seconds_to_ms(text: &str, whole: &str) -> Result<u64, TimeControlError> {
+    // fastchess and cutechess also take minutes:seconds (`tc=1:30+1`).
+    if let Some((minutes, seconds)) = text.split_once(':') {
+        let m: u64 = minutes.parse().map_err(|_| TimeControlError {
+            text: whole.to_string(),
+            reason: format!("'{minutes}' is not a whole number of minutes"),
+        })?;
+        return Ok(m * 60_000 + seconds_to_ms(seconds, whole)?);
+    }
     let value: f64 = text.parse().map_err(|_| TimeControlError {
         text: whole.to_string(),
         reason: format!("'{text}' is not a number of seconds"),
@@ -68,6 +79,23 @@ impl TimeControl {
         };
         match key {
             "tc" => {
+                // fastchess/cutechess: `[moves/]time[+inc]`.
+                let (period, rest) = match value.split_once('/') {
+                    Some((moves, rest)) => {
+                        let n: u32 = moves.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            bad("the moves before '/' must be a positive whole number")
+                        })?;
+                        (Some(n), rest)
+                    }
+                    None => (None, value),
+                };
+                if rest == "inf" || rest == "infinite" {
+                    return Err(bad(
+                        "no infinite time control: give a clock, st=, depth= or nodes=",
+                    ));
+                }
+                self.period = period;
+                let value = rest;
                 let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
                 let base = seconds_to_ms(base, &whole)?;
                 let inc = seconds_to_ms(inc, &whole)?;
@@ -128,6 +156,26 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// The PGN `TimeControl` tag (PGN standard section 9.6.1): `60+0.6`, `40/60+0.6`
+    /// (moves per period, with an increment as fastchess writes it), `0.1/move` for a
+    /// fixed time per move (as cutechess writes it), `-` for depth or nodes only.
+    pub fn pgn(&self) -> String {
+        if let Some((base, inc)) = self.clock {
+            let period = self.period.map(|n| format!("{n}/")).unwrap_or_default();
+            if inc == 0 {
+                format!("{period}{}", fmt_seconds(base))
+            } else {
+                format!("{period}{}+{}", fmt_seconds(base), fmt_seconds(inc))
+            }
+        } else if let Some(ms) = self.movetime {
+            format!("{}/move", fmt_seconds(ms))
+        } else {
+            "-".into()
+        }
+    }
+}
+
 fn fmt_seconds(ms: u64) -> String {
     let s = format!("{:.3}", ms as f64 / 1000.0);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -137,7 +185,12 @@ impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some((base, inc)) = self.clock {
-            parts.push(format!("tc={}+{}", fmt_seconds(base), fmt_seconds(inc)));
+            let period = self.period.map(|n| format!("{n}/")).unwrap_or_default();
+            parts.push(format!(
+                "tc={period}{}+{}",
+                fmt_seconds(base),
+                fmt_seconds(inc)
+            ));
         }
         if let Some(ms) = self.movetime {
             parts.push(format!("st={}", fmt_seconds(ms)));
@@ -184,6 +237,8 @@ pub struct Clock {
     pub tc: TimeControl,
     /// Time left on the clock (meaningful with `tc.clock`).
     pub left: Duration,
+    /// Moves this clock has been charged for.
+    pub moves: u32,
 }
 
 /// Outcome of charging a move to a clock.
@@ -206,7 +261,7 @@ impl Clock {
         let left = tc
             .clock
             .map_or(Duration::ZERO, |(base, _)| Duration::from_millis(base));
-        Clock { tc, left }
+        Clock { tc, left, moves: 0 }
     }
 
     /// How long the engine may take for this move, margin included, and which limit that is.
@@ -227,10 +282,21 @@ impl Clock {
         if used > allowed {
             return Charge::Forfeit { allowed, limit };
         }
-        if let Some((_, inc)) = self.tc.clock {
+        self.moves += 1;
+        if let Some((base, inc)) = self.tc.clock {
             self.left = self.left.saturating_sub(used) + Duration::from_millis(inc);
+            if self.tc.period.is_some_and(|n| self.moves.is_multiple_of(n)) {
+                self.left += Duration::from_millis(base);
+            }
         }
         Charge::InTime
+    }
+
+    /// Moves left until the clock gets its base time again (`movestogo`), with periods.
+    pub fn moves_to_go(&self) -> Option<u32> {
+        let n = self.tc.period?;
+        self.tc.clock?;
+        Some(n - self.moves % n)
     }
 
     /// Time left in whole ms (for `go`).
@@ -260,6 +326,37 @@ mod tests {
         assert!(TimeControl::parse("depth=0").is_err());
         assert!(TimeControl::parse("speed=3").is_err());
         assert!(TimeControl::parse("tc=0+0").is_err());
+        // fastchess/cutechess spellings: moves per period, minutes:seconds.
+        let tc = TimeControl::parse("tc=40/60+0.6").unwrap();
+        assert_eq!((tc.period, tc.clock), (Some(40), Some((60_000, 600))));
+        assert_eq!(tc.to_string(), "tc=40/60+0.6");
+        assert_eq!(tc.pgn(), "40/60+0.6");
+        assert_eq!(
+            TimeControl::parse("tc=1:30+1").unwrap().clock,
+            Some((90_000, 1000))
+        );
+        assert_eq!(TimeControl::parse("tc=10+0.1").unwrap().pgn(), "10+0.1");
+        assert_eq!(TimeControl::parse("tc=5").unwrap().pgn(), "5");
+        assert_eq!(TimeControl::parse("st=0.1").unwrap().pgn(), "0.1/move");
+        assert_eq!(TimeControl::parse("depth=3").unwrap().pgn(), "-");
+        assert!(TimeControl::parse("tc=0/60").is_err());
+        assert!(TimeControl::parse("tc=inf").is_err());
+    }
+
+    #[test]
+    fn periods_give_the_base_again() {
+        // 2 moves in 1 s: after each engine's 2nd, 4th... move the base comes back.
+        let mut c = Clock::new(TimeControl::parse("tc=2/1").unwrap());
+        let (margin, cap) = (MS(0), MS(10_000));
+        assert_eq!(c.moves_to_go(), Some(2));
+        assert_eq!(c.charge(MS(400), margin, cap), Charge::InTime);
+        assert_eq!((c.left, c.moves_to_go()), (MS(600), Some(1)));
+        assert_eq!(c.charge(MS(500), margin, cap), Charge::InTime);
+        assert_eq!((c.left, c.moves_to_go()), (MS(1100), Some(2)));
+        assert_eq!(
+            Clock::new(TimeControl::parse("tc=1").unwrap()).moves_to_go(),
+            None
+        );
     }
 
     #[test]

@@ -20,8 +20,10 @@ pub struct SpecError {
 }
 
 /// The keys an engine spec takes, for help texts.
-pub const ENGINE_KEYS: &str = "cmd=PATH args=\"ARGS\" name=NAME dir=DIR proto=ugi|uci|tei \
-option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N mem=MiB cpu=SECONDS nproc=N fsize=MiB sandbox=on";
+pub const ENGINE_KEYS: &str =
+    "cmd=PATH args=\"ARGS\" name=NAME dir=DIR python=PATH proto=ugi|uci|tei \
+option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N \
+sandbox=on|strict|userns|limits|off mem=MiB cpu=SECONDS nproc=N fsize=MiB cpus=N ro=PATH";
 
 /// Splits `args="a b"` style text the way a shell would for plain words and quotes.
 pub fn split_args(text: &str) -> Result<Vec<String>, String> {
@@ -83,14 +85,19 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// `proto=`.
     pub dialect: Option<Dialect>,
+    /// `python=`: the interpreter of a `.py` command without the execute bit.
+    pub python: Option<String>,
     /// `option.NAME=VALUE`, in order.
     pub options: Vec<(String, String)>,
     /// `env.NAME=VALUE`.
     pub env: Vec<(String, String)>,
     /// `tc=`, `st=`, `depth=`, `nodes=`.
     pub tc: TimeControl,
-    /// `mem=MiB`, `cpu=SECONDS`, `nproc=N`, `fsize=MiB`, `sandbox=on`: limits and isolation.
-    pub sandbox: Option<crate::process::Sandbox>,
+    /// `sandbox=LEVEL`: `Some(None)` for `sandbox=off`, `None` when not given.
+    pub sandbox_level: Option<Option<crate::sandbox::Level>>,
+    /// `mem=MiB`, `cpu=SECONDS`, `nproc=N`, `fsize=MiB`, `cpus=N`, `ro=PATH`: the limits
+    /// of the sandbox ([`crate::sandbox`]; its `level` field is not used here).
+    pub sandbox_limits: crate::sandbox::Sandbox,
 }
 
 impl EngineSpec {
@@ -128,6 +135,7 @@ impl EngineSpec {
                 "cmd" => spec.cmd = Some(value.to_string()),
                 "args" | "arg" => spec.args = Some(split_args(value).map_err(err)?),
                 "name" => spec.name = Some(value.to_string()),
+                "python" => spec.python = Some(value.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "proto" => {
                     spec.dialect = Some(match value {
@@ -137,20 +145,12 @@ impl EngineSpec {
                         _ => return Err(err(format!("proto '{value}': use ugi, uci or tei"))),
                     })
                 }
-                "mem" | "cpu" | "nproc" | "fsize" | "sandbox" => {
-                    let sb = spec.sandbox.get_or_insert_with(Default::default);
-                    if key == "sandbox" {
-                        match value {
-                            "on" | "1" | "true" => {
-                                sb.private_dir = true;
-                                sb.clean_env = true;
-                                sb.user = crate::process::unprivileged_user();
-                            }
-                            "off" | "0" | "false" => {}
-                            _ => return Err(err(format!("sandbox '{value}': use on or off"))),
-                        }
-                        continue;
-                    }
+                "sandbox" => {
+                    spec.sandbox_level = Some(crate::sandbox::Level::parse(value).map_err(err)?);
+                }
+                "ro" => spec.sandbox_limits.read_only.push(PathBuf::from(value)),
+                "mem" | "cpu" | "nproc" | "fsize" | "cpus" => {
+                    let sb = &mut spec.sandbox_limits;
                     let n: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                         err(format!("{key}={value}: expected a positive whole number"))
                     })?;
@@ -158,6 +158,7 @@ impl EngineSpec {
                         "mem" => sb.memory_bytes = Some(n << 20),
                         "cpu" => sb.cpu_seconds = Some(n),
                         "nproc" => sb.processes = Some(n),
+                        "cpus" => sb.cpus = Some(n.min(1024) as u32),
                         _ => sb.file_bytes = Some(n << 20),
                     }
                 }
@@ -188,10 +189,53 @@ impl EngineSpec {
             name: self.name.clone().or_else(|| base.name.clone()),
             dir: self.dir.clone().or_else(|| base.dir.clone()),
             dialect: self.dialect.or(base.dialect),
+            python: self.python.clone().or_else(|| base.python.clone()),
             options: base.options.iter().chain(&self.options).cloned().collect(),
             env: base.env.iter().chain(&self.env).cloned().collect(),
             tc,
-            sandbox: self.sandbox.clone().or_else(|| base.sandbox.clone()),
+            sandbox_level: self.sandbox_level.or(base.sandbox_level),
+            sandbox_limits: {
+                let (mine, theirs) = (&self.sandbox_limits, &base.sandbox_limits);
+                crate::sandbox::Sandbox {
+                    level: mine.level,
+                    memory_bytes: mine.memory_bytes.or(theirs.memory_bytes),
+                    cpu_seconds: mine.cpu_seconds.or(theirs.cpu_seconds),
+                    processes: mine.processes.or(theirs.processes),
+                    file_bytes: mine.file_bytes.or(theirs.file_bytes),
+                    cpus: mine.cpus.or(theirs.cpus),
+                    read_only: theirs
+                        .read_only
+                        .iter()
+                        .chain(&mine.read_only)
+                        .cloned()
+                        .collect(),
+                }
+            },
+        }
+    }
+
+    /// The sandbox this spec asks for.
+    ///
+    /// # Errors
+    /// A limit given without `sandbox=` (limits belong to a sandbox: which one must be
+    /// said), or a level this machine cannot give.
+    pub fn sandbox(&self) -> Result<Option<crate::sandbox::Sandbox>, String> {
+        let limits = &self.sandbox_limits;
+        match self.sandbox_level {
+            Some(Some(level)) => {
+                crate::sandbox::require(level)?;
+                Ok(Some(crate::sandbox::Sandbox {
+                    level,
+                    ..limits.clone()
+                }))
+            }
+            _ if *limits != crate::sandbox::Sandbox::default() => Err(
+                "mem=, cpu=, nproc=, fsize=, cpus= and ro= are limits of the sandbox: add \
+                 sandbox=on (namespaces, its own UID, cgroups; root), sandbox=userns (without \
+                 root) or sandbox=limits (per-process limits only)"
+                    .into(),
+            ),
+            _ => Ok(None),
         }
     }
 
@@ -213,7 +257,14 @@ impl EngineSpec {
             .cmd
             .clone()
             .ok_or_else(|| err("no cmd= given".into()))?;
-        let program = resolve_program(&cmd, self.dir.as_deref()).map_err(err)?;
+        let (program, args, home) = engine_command(
+            &cmd,
+            self.args.as_deref().unwrap_or_default(),
+            self.dir.as_deref(),
+            self.python.as_deref().unwrap_or("python3"),
+        )
+        .map_err(err)?;
+        let sandbox = self.sandbox().map_err(err)?;
         let name = self
             .name
             .clone()
@@ -222,13 +273,14 @@ impl EngineSpec {
             name,
             spawn: SpawnSpec {
                 program,
-                args: self.args.clone().unwrap_or_default(),
+                args,
                 dir: self.dir.clone(),
                 env: self.env.clone(),
                 stderr_log: None,
                 stderr_cap: 0,
                 keep_python_buffered: false,
-                sandbox: self.sandbox.clone(),
+                home: Some(home),
+                sandbox,
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),
@@ -248,6 +300,7 @@ fn is_known_item(item: &str) -> bool {
     matches!(
         key,
         "cmd"
+            | "python"
             | "args"
             | "arg"
             | "name"
@@ -258,6 +311,8 @@ fn is_known_item(item: &str) -> bool {
             | "nproc"
             | "fsize"
             | "sandbox"
+            | "cpus"
+            | "ro"
             | "tc"
             | "st"
             | "depth"
@@ -274,22 +329,46 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// What is wrong with `path` as a program to run, if anything.
+fn program_problem(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = path.display();
+    match path.metadata() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("no such file: {shown}"))
+        }
+        Err(e) => Some(format!("cannot read {shown}: {e}")),
+        Ok(m) if m.is_dir() => Some(format!(
+            "{shown} is a folder: give the program inside it (for example {shown}/bot.py)"
+        )),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+            "not executable: {shown} (chmod +x it, or name it .py to run it with Python)"
+        )),
+        Ok(_) => None,
+    }
+}
+
 /// Resolves an engine command: a path (with a `/`) is taken relative to `dir` (or the
-/// current directory); a bare name is looked for next to the arena binary, then on `PATH`.
+/// current directory) and made absolute; a bare name is looked for next to the arena
+/// binary, then on `PATH`. Symbolic links are kept as they are: a virtualenv's
+/// `bin/python3` must stay the virtualenv's, not become the base interpreter.
 ///
 /// # Errors
-/// A message saying where it looked.
+/// The one thing that is wrong: no such file, a folder, not executable, not found.
 pub fn resolve_program(cmd: &str, dir: Option<&Path>) -> Result<PathBuf, String> {
+    if cmd.is_empty() {
+        return Err("an empty command".into());
+    }
     if cmd.contains('/') {
         let path = PathBuf::from(cmd);
         let checked = match (path.is_relative(), dir) {
             (true, Some(d)) => d.join(&path),
-            _ => path.clone(),
+            _ => path,
         };
-        return if is_executable(&checked) {
-            Ok(std::fs::canonicalize(&checked).unwrap_or(checked))
-        } else {
-            Err(format!("'{}' is not an executable file", checked.display()))
+        let checked = crate::sandbox::bwrap::absolute(&checked);
+        return match program_problem(&checked) {
+            None => Ok(checked),
+            Some(problem) => Err(problem),
         };
     }
     if let Ok(exe) = std::env::current_exe() {
@@ -302,13 +381,69 @@ pub fn resolve_program(cmd: &str, dir: Option<&Path>) -> Result<PathBuf, String>
         for p in std::env::split_paths(&paths) {
             let candidate = p.join(cmd);
             if is_executable(&candidate) {
-                return Ok(candidate);
+                return Ok(crate::sandbox::bwrap::absolute(&candidate));
             }
         }
     }
     Err(format!(
-        "'{cmd}' was found neither next to the arena binary nor on PATH"
+        "'{cmd}' was found neither next to the arena binary nor on PATH (give a path, such as ./{cmd})"
     ))
+}
+
+/// How to run an engine command: `(program, arguments, home)`. A `.py` file that is not
+/// executable runs with `python` (also a path, relative to the current directory, or a
+/// name on `PATH`); any other command must be executable. `home` is the folder a
+/// sandboxed engine may read: `dir`, else the folder of the script or program.
+///
+/// # Errors
+/// The one thing that is wrong with the command or the interpreter.
+pub fn engine_command(
+    cmd: &str,
+    args: &[String],
+    dir: Option<&Path>,
+    python: &str,
+) -> Result<(PathBuf, Vec<String>, PathBuf), String> {
+    let script = if cmd.ends_with(".py") {
+        let path = Path::new(cmd);
+        let path = match (path.is_relative(), dir) {
+            (true, Some(d)) => d.join(path),
+            _ => path.to_path_buf(),
+        };
+        Some(crate::sandbox::bwrap::absolute(&path))
+    } else {
+        None
+    };
+    let home = |program: &Path| {
+        dir.map(crate::sandbox::bwrap::absolute).unwrap_or_else(|| {
+            program
+                .parent()
+                .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
+        })
+    };
+    match script {
+        Some(script) if !is_executable(&script) => {
+            if let Some(problem) =
+                program_problem(&script).filter(|p| !p.starts_with("not executable"))
+            {
+                return Err(problem);
+            }
+            let interpreter = resolve_program(python, None)
+                .map_err(|e| format!("the Python interpreter for {}: {e}", script.display()))?;
+            let mut all = vec![script.display().to_string()];
+            all.extend(args.iter().cloned());
+            Ok((interpreter, all, home(&script)))
+        }
+        Some(script) => {
+            // An executable script runs by its own first line (#!...).
+            let home = home(&script);
+            Ok((script, args.to_vec(), home))
+        }
+        None => {
+            let program = resolve_program(cmd, dir)?;
+            let home = home(&program);
+            Ok((program, args.to_vec(), home))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -357,10 +492,8 @@ mod tests {
         assert_eq!(s.tc.depth, Some(4));
         let c = s.build("x", TimeControl::default()).unwrap();
         assert_eq!(c.name, "bot");
-        assert_eq!(
-            c.spawn.program,
-            PathBuf::from("/bin/sh").canonicalize().unwrap()
-        );
+        // As given: a link (a virtualenv's python3) is never replaced by its target.
+        assert_eq!(c.spawn.program, PathBuf::from("/bin/sh"));
     }
 
     #[test]
@@ -394,6 +527,49 @@ mod tests {
             .unwrap()
             .build("x", TimeControl::default())
             .unwrap_err();
-        assert!(e.reason.contains("not an executable"), "{e}");
+        assert!(e.reason.contains("no such file"), "{e}");
+    }
+
+    #[test]
+    fn commands_resolve_as_typed() {
+        let dir = tempfile::tempdir().unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let bot = dir.path().join("bot.py");
+        std::fs::write(&bot, "print()\n").unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o644)).unwrap();
+        // A .py without the execute bit runs with the configured Python, the script
+        // made absolute, the script's folder as the engine's own.
+        let (program, args, home) =
+            engine_command(bot.to_str().unwrap(), &["-x".into()], None, "/bin/sh").unwrap();
+        assert_eq!(program, PathBuf::from("/bin/sh"));
+        assert_eq!(args, vec![bot.display().to_string(), "-x".into()]);
+        assert_eq!(home, dir.path());
+        // The same relative to dir=, and through a virtualenv-like link, kept as a link.
+        let venv = dir.path().join("venv/bin");
+        std::fs::create_dir_all(&venv).unwrap();
+        std::os::unix::fs::symlink("/bin/sh", venv.join("python3")).unwrap();
+        let (program, args, _) = engine_command(
+            "bot.py",
+            &[],
+            Some(dir.path()),
+            venv.join("python3").to_str().unwrap(),
+        )
+        .unwrap();
+        assert_eq!(program, venv.join("python3"));
+        assert_eq!(args, vec![bot.display().to_string()]);
+        // What is wrong is named.
+        let shell = dir.path().join("engine");
+        std::fs::write(&shell, "#!/bin/sh\n").unwrap();
+        let e = engine_command(shell.to_str().unwrap(), &[], None, "python3").unwrap_err();
+        assert!(
+            e.starts_with("not executable: ") && e.contains("chmod +x"),
+            "{e}"
+        );
+        let e = engine_command(dir.path().to_str().unwrap(), &[], None, "python3").unwrap_err();
+        assert!(e.contains("is a folder"), "{e}");
+        let e = engine_command("missing.py", &[], Some(dir.path()), "python3").unwrap_err();
+        assert!(e.starts_with("no such file: "), "{e}");
+        let e = engine_command("bot.py", &[], Some(dir.path()), "nopython9").unwrap_err();
+        assert!(e.contains("the Python interpreter for"), "{e}");
     }
 }

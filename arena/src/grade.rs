@@ -2,13 +2,15 @@
 //!
 //! Each entry of the folder is one student's bot: a `*.py` file (run with the Python
 //! interpreter given), an executable file, or a folder holding `bot.py` or an executable
-//! `run`. Every bot first goes through `arena check`; then it plays each level in order, a
-//! colour-swapped set of games from the same seeded openings for every student, in a
-//! sandbox (memory, CPU time, file size, a private directory, a clean environment, and the
-//! `nobody` user when the arena runs as root). A level is beaten with more than half the
-//! points; grading stops at the first level not beaten. Levels: `random` (a random legal
-//! move), `greedy` (one ply with the game's default heuristic), `depth2`, `depth3` (agon's
-//! alpha-beta at that depth), `default` (agon's default search at the time per move).
+//! `run`. Every bot first goes through `arena check`; then it plays each level in order,
+//! colour-swapped pairs of games from the same seeded openings for every student, each
+//! game in a box of its own ([`crate::sandbox`]). A level is beaten with more than half the
+//! points; grading stops at the first level not beaten. Games are played in batches until
+//! the 95% confidence interval of the score is on one side of one half (or a cap is
+//! reached: the verdict is then marked uncertain). Levels: `random` (a random legal move),
+//! `greedy` (one ply with the game's default heuristic), `depth2`, `depth3` (agon's
+//! alpha-beta at that depth), `default` (agon's default search at a fixed node budget, so
+//! that the same seed gives the same grades).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,14 +24,14 @@ use agon::protocol::Dialect;
 
 use crate::check::{run_checks, CheckConfig, Status};
 use crate::clock::TimeControl;
-use crate::process::{LineLimits, Sandbox, SpawnSpec};
-use crate::record::{read_journal, GameRecord};
+use crate::process::{LineLimits, SpawnSpec};
+use crate::record::{read_journal, GameRecord, Termination};
 use crate::referee::{EngineConfig, RefereeSettings};
 use crate::runner::{run_match, MatchConfig};
+use crate::sandbox::Sandbox;
 use crate::schedule::{Openings, Schedule};
 
-/// A reference level: its name, the `agon` options that make it, and its search limit
-/// (empty: the students' time control).
+/// A reference level: its name, the `agon` options that make it, and its search limit.
 pub type Level = (
     &'static str,
     &'static [(&'static str, &'static str)],
@@ -54,7 +56,7 @@ pub const LEVELS: &[Level] = &[
         &[("Searcher", "alphabeta"), ("Depth", "3")],
         "depth=3",
     ),
-    ("default", &[], ""),
+    ("default", &[], "nodes=20000"),
 ];
 
 /// What to grade and how.
@@ -70,8 +72,11 @@ pub struct GradeConfig {
     pub agon: PathBuf,
     /// Seed of the openings (and of the random player).
     pub seed: u64,
-    /// Games per level (rounded up to an even number: colour-swapped pairs).
+    /// Games per level at first, and per further batch while the verdict is uncertain
+    /// (rounded up to an even number: colour-swapped pairs).
     pub games_per_level: u64,
+    /// Most games per level.
+    pub max_games_per_level: u64,
     /// The students' time control (the reference players use the same).
     pub tc: TimeControl,
     /// Output folder.
@@ -80,6 +85,8 @@ pub struct GradeConfig {
     pub concurrency: usize,
     /// The sandbox of every bot.
     pub sandbox: Sandbox,
+    /// Deadline for a bot's handshake when it starts, in its check and its games.
+    pub startup: Duration,
 }
 
 /// One student's bot as found in the folder.
@@ -106,47 +113,86 @@ pub struct LevelResult {
     pub losses: u64,
     /// Points / games.
     pub score: f64,
+    /// Lower end of the score's 95% confidence interval.
+    pub low: f64,
+    /// Upper end of the score's 95% confidence interval.
+    pub high: f64,
     /// More than half the points.
     pub beaten: bool,
+    /// `beaten`, `not beaten`, or `uncertain` (the interval still holds one half after the
+    /// most games allowed).
+    pub verdict: String,
     /// Games the bot lost by a fault, by termination kind.
     pub faults: std::collections::BTreeMap<String, u64>,
-    /// The first reason given for each fault kind.
-    pub reasons: std::collections::BTreeMap<String, String>,
 }
 
-/// One student's report.
+/// One student's line of the grades: only what the same seed repeats exactly (times are
+/// in [`Timing`]).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct StudentReport {
-    /// The student.
+    /// The student (the file or folder name, without `.py`).
     pub student: String,
+    /// `graded`, or `skipped` (not a bot: see `diagnosis`).
+    pub status: String,
     /// The command that ran the bot.
     pub command: String,
     /// Every required conformance check passed.
     pub conformance: bool,
-    /// The required checks that failed, with their details.
+    /// The required checks that failed or were not reached.
     pub failed_checks: Vec<String>,
+    /// What is wrong, in a few words (`ok` when nothing is).
+    pub diagnosis: String,
     /// The levels played, weakest first.
     pub levels: Vec<LevelResult>,
     /// The strongest level beaten, if any.
     pub highest_level_beaten: Option<String>,
-    /// Moves the bot played and their mean time, ms.
+    /// The first reason given for each fault kind (times included: not repeatable).
+    #[serde(skip)]
+    pub fault_reasons: std::collections::BTreeMap<String, String>,
+    /// How long it took.
+    #[serde(skip)]
+    pub timing: Timing,
+}
+
+/// What was measured of one student's grading (varies from run to run).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Timing {
+    /// Wall time of this student's grading, seconds.
+    pub seconds: f64,
+    /// Moves the bot played.
     pub moves: u64,
     /// Mean time per move, ms.
     pub mean_move_ms: f64,
     /// Slowest move, ms.
     pub max_move_ms: f64,
-    /// Wall time of this student's grading, seconds.
-    pub seconds: f64,
 }
 
-/// Finds the bots of `dir`, sorted by name; entries that are no bot are listed as notes.
+impl StudentReport {
+    /// The row of a submission that is no bot.
+    pub fn skipped(name: &str, reason: &str) -> StudentReport {
+        StudentReport {
+            student: name.to_string(),
+            status: "skipped".into(),
+            diagnosis: reason.to_string(),
+            ..StudentReport::default()
+        }
+    }
+}
+
+/// A submission that is no bot: its name and why.
+pub type Skipped = (String, String);
+
+/// Finds the bots of `dir`, sorted by name; entries that are no bot come back as
+/// `(name, reason)`.
 ///
 /// # Errors
 /// When the folder cannot be read.
-pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<String>)> {
+pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Skipped>)> {
     let mut bots = Vec::new();
     let mut notes = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    // Absolute, not canonical: the bots run in their own boxes, away from this directory.
+    let dir = crate::sandbox::bwrap::absolute(dir);
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)?.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
@@ -154,11 +200,13 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
         if file_name.starts_with('.') {
             continue;
         }
+        // Each bot may read its own file or folder, nothing else of the submissions.
         let python_bot = |script: &Path, name: &str| Bot {
             name: name.to_string(),
             spawn: SpawnSpec {
                 program: python.to_path_buf(),
                 args: vec![script.display().to_string()],
+                home: Some(path.clone()),
                 ..SpawnSpec::default()
             },
         };
@@ -171,13 +219,14 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
                     name: file_name,
                     spawn: SpawnSpec {
                         program: run,
+                        home: Some(path.clone()),
                         ..SpawnSpec::default()
                     },
                 });
             } else {
-                notes.push(format!(
-                    "{}: a folder without bot.py or an executable run",
-                    path.display()
+                notes.push((
+                    file_name,
+                    "a folder without bot.py or an executable run".to_string(),
                 ));
             }
         } else if let Some(stem) = file_name.strip_suffix(".py") {
@@ -186,14 +235,15 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<St
             bots.push(Bot {
                 name: file_name,
                 spawn: SpawnSpec {
-                    program: path,
+                    program: path.clone(),
+                    home: Some(path),
                     ..SpawnSpec::default()
                 },
             });
         } else {
-            notes.push(format!(
-                "{}: not a .py file, an executable or a folder",
-                path.display()
+            notes.push((
+                file_name,
+                "not a .py file, an executable file or a folder".to_string(),
             ));
         }
     }
@@ -213,11 +263,7 @@ fn agon_config(config: &GradeConfig, level: &Level) -> EngineConfig {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     options.push(("Seed".into(), config.seed.to_string()));
-    let time = if tc.is_empty() {
-        config.tc
-    } else {
-        TimeControl::parse(tc).expect("a valid level")
-    };
+    let time = TimeControl::parse(tc).expect("a valid level");
     EngineConfig {
         name: format!("agon-{name}"),
         spawn: SpawnSpec {
@@ -230,8 +276,11 @@ fn agon_config(config: &GradeConfig, level: &Level) -> EngineConfig {
     }
 }
 
-fn safe(name: &str) -> String {
-    name.chars()
+/// The folder name of a student: the name itself when it is plain, else its plain
+/// characters and a hash of the whole name, so that `a b` and `a_b` never share a folder.
+pub fn folder_name(name: &str) -> String {
+    let plain: String = name
+        .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -239,7 +288,28 @@ fn safe(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if plain == name && !name.is_empty() {
+        return plain;
+    }
+    // FNV-1a, 32 bits: stable across builds and platforms.
+    let hash = name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("{plain}-{hash:08x}")
+}
+
+/// The mean score of `scores` and its 95% confidence interval (normal approximation over
+/// games, clipped to [0, 1]).
+pub fn score_interval(scores: &[f64]) -> (f64, f64, f64) {
+    if scores.is_empty() {
+        return (0.0, 0.0, 1.0);
+    }
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let half = 1.96 * (var / n).sqrt();
+    (mean, (mean - half).max(0.0), (mean + half).min(1.0))
 }
 
 /// Grades one bot: conformance, then the levels in order.
@@ -249,7 +319,8 @@ pub async fn grade_bot(
     cancel: watch::Receiver<bool>,
 ) -> StudentReport {
     let started = Instant::now();
-    let dir = config.out.join(safe(&bot.name));
+    let folder = folder_name(&bot.name);
+    let dir = config.out.join(&folder);
     let _ = std::fs::create_dir_all(&dir);
     let mut spawn = bot.spawn.clone();
     spawn.sandbox = Some(config.sandbox.clone());
@@ -260,6 +331,7 @@ pub async fn grade_bot(
             ..spawn.clone()
         },
         dialect: Dialect::Ugi,
+        startup: config.startup,
         deadline: Duration::from_secs(2),
         movetime: 200,
         margin: Duration::from_millis(200),
@@ -269,21 +341,19 @@ pub async fn grade_bot(
     let _ = std::fs::write(dir.join("check.txt"), check.text());
     let mut report = StudentReport {
         student: bot.name.clone(),
+        status: "graded".into(),
         command: std::iter::once(spawn.program.display().to_string())
             .chain(spawn.args.iter().cloned())
             .collect::<Vec<_>>()
             .join(" "),
         conformance: check.passed,
-        failed_checks: check
-            .checks
-            .iter()
-            .filter(|c| c.required && c.status == Status::Fail)
-            .map(|c| format!("{}: {}", c.id, c.detail))
-            .collect(),
+        failed_checks: failed_checks(&check),
+        diagnosis: check.diagnosis(),
         ..StudentReport::default()
     };
     let mut times: Vec<f64> = Vec::new();
-    let games = config.games_per_level.max(2).div_ceil(2) * 2;
+    let batch = config.games_per_level.max(2).div_ceil(2) * 2;
+    let most = config.max_games_per_level.max(batch);
     for level in LEVELS {
         if *cancel.borrow() {
             break;
@@ -295,50 +365,77 @@ pub async fn grade_bot(
             options: Vec::new(),
             tc: config.tc,
         };
-        let reference = agon_config(config, level);
+        let reference = Arc::new(agon_config(config, level));
+        let student = Arc::new(student);
         let level_name = level.0;
         let run_dir = dir.join(level_name);
         let journal = dir.join(format!("{level_name}.jsonl"));
         let _ = std::fs::remove_file(&journal);
         let openings = Openings::parse("random:2", &config.spec).unwrap_or(Openings::Start);
-        let match_config = MatchConfig {
-            engines: [Arc::new(student), Arc::new(reference)],
-            referee: RefereeSettings {
-                spec: config.spec.clone(),
-                margin: Duration::from_millis(200),
-                startup_timeout: Duration::from_secs(5),
-                ping_timeout: Duration::from_secs(2),
-                hard_cap: Duration::from_secs(10),
-                grace: Duration::from_millis(300),
-                max_plies: Some(400),
-                query_result: false,
-                ping_every_move: false,
-                limits: LineLimits::default(),
-                stderr_cap: 64 << 10,
-                log_dir: Some(run_dir.join("logs")),
-                live_dir: None,
-            },
-            schedule: Schedule::new(config.spec.clone(), openings, games, config.seed, false),
-            concurrency: 1,
-            run_id: format!("grade-{}-{level_name}", safe(&bot.name)),
-            run_dir,
-            journal: journal.clone(),
-            transcripts: false,
-            report_every: 0,
-            progress: false,
-            sprt: None,
-            fingerprint: format!("grade {} {level_name} seed {}", bot.name, config.seed),
+        // Batches of games while the verdict is open: the journal keeps the games played,
+        // and each larger schedule plays only the new ones (same openings, same order).
+        // A bot that failed its check plays one pair first: if it cannot even start, the
+        // level is lost without more games.
+        let mut planned = if check.passed { batch } else { 2 };
+        let records = loop {
+            let match_config = MatchConfig {
+                engines: [Arc::clone(&student), Arc::clone(&reference)],
+                referee: RefereeSettings {
+                    spec: config.spec.clone(),
+                    margin: Duration::from_millis(200),
+                    startup_timeout: config.startup,
+                    ping_timeout: Duration::from_secs(2),
+                    hard_cap: Duration::from_secs(10),
+                    grace: Duration::from_millis(300),
+                    max_plies: Some(400),
+                    adjudication: Default::default(),
+                    query_result: false,
+                    ping_every_move: false,
+                    limits: LineLimits::default(),
+                    stderr_cap: 64 << 10,
+                    log_dir: Some(run_dir.join("logs")),
+                    live_dir: None,
+                },
+                schedule: Schedule::new(
+                    config.spec.clone(),
+                    openings.clone(),
+                    planned,
+                    config.seed,
+                    false,
+                ),
+                concurrency: 1,
+                run_id: format!("grade-{folder}-{level_name}"),
+                run_dir: run_dir.clone(),
+                journal: journal.clone(),
+                transcripts: false,
+                report_every: 0,
+                progress: false,
+                quiet: true,
+                sprt: None,
+                fingerprint: format!("grade {} {level_name} seed {}", bot.name, config.seed),
+                records: Default::default(),
+            };
+            if let Err(e) = run_match(match_config, cancel.clone()).await {
+                report
+                    .fault_reasons
+                    .insert("error".into(), format!("{level_name}: {e}"));
+                break None;
+            }
+            let records = read_journal(&journal).unwrap_or_default();
+            let (_, low, high) = score_interval(&bot_scores(&records));
+            let decided = low > 0.5 || high < 0.5 || low == high;
+            let never_started = records.len() <= 2 && records.iter().all(failed_to_start);
+            if decided || never_started || planned >= most || *cancel.borrow() {
+                break Some(records);
+            }
+            planned = if planned < batch {
+                batch
+            } else {
+                (planned + batch).min(most)
+            };
         };
-        if let Err(e) = run_match(match_config, cancel.clone()).await {
-            report.levels.push(LevelResult {
-                level: level_name.into(),
-                reasons: [("error".to_string(), e.to_string())].into(),
-                ..LevelResult::default()
-            });
-            break;
-        }
-        let records = read_journal(&journal).unwrap_or_default();
-        let result = level_result(level_name, &records, &mut times);
+        let Some(records) = records else { break };
+        let result = level_result(level_name, &records, &mut times, &mut report.fault_reasons);
         let beaten = result.beaten;
         report.levels.push(result);
         if beaten {
@@ -347,30 +444,76 @@ pub async fn grade_bot(
             break;
         }
     }
-    report.moves = times.len() as u64;
+    report.timing.moves = times.len() as u64;
     if !times.is_empty() {
-        report.mean_move_ms = times.iter().sum::<f64>() / times.len() as f64;
-        report.max_move_ms = times.iter().cloned().fold(0.0, f64::max);
+        report.timing.mean_move_ms = times.iter().sum::<f64>() / times.len() as f64;
+        report.timing.max_move_ms = times.iter().cloned().fold(0.0, f64::max);
     }
-    report.seconds = started.elapsed().as_secs_f64();
+    report.timing.seconds = started.elapsed().as_secs_f64();
+    let detail = serde_json::json!({
+        "report": &report,
+        "timing": &report.timing,
+        "fault_reasons": &report.fault_reasons,
+        "check": &check,
+    });
     let _ = std::fs::write(
         dir.join("report.json"),
-        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",
+        serde_json::to_string_pretty(&detail).unwrap_or_default() + "\n",
     );
     report
 }
 
-/// The bot's (match engine 0's) results in one level's records.
-fn level_result(level: &str, records: &[GameRecord], times: &mut Vec<f64>) -> LevelResult {
+/// The required checks that failed, then how many more were not reached.
+fn failed_checks(check: &crate::check::CheckReport) -> Vec<String> {
+    let required = |status: Status| {
+        check
+            .checks
+            .iter()
+            .filter(move |c| c.required && c.status == status)
+    };
+    let mut out: Vec<String> = required(Status::Fail).map(|c| c.id.to_string()).collect();
+    let missed = required(Status::Missed).count();
+    if missed > 0 {
+        out.push(format!("+{missed} not reached"));
+    }
+    out
+}
+
+/// Whether the bot (match engine 0) lost the game because it could not start: it
+/// crashed at startup, or stalled.
+fn failed_to_start(record: &GameRecord) -> bool {
+    let bot = if record.p1.engine == 0 {
+        crate::record::Seat::P1
+    } else {
+        crate::record::Seat::P2
+    };
+    match &record.termination {
+        Termination::Crash { side, phase, .. } => *side == bot && phase == "startup",
+        Termination::Stall { side, .. } => *side == bot,
+        _ => false,
+    }
+}
+
+/// The bot's (match engine 0's) points in each game of `records`.
+fn bot_scores(records: &[GameRecord]) -> Vec<f64> {
+    records.iter().filter_map(|r| r.points_of(0)).collect()
+}
+
+/// The bot's (match engine 0's) results in one level's records; its move times go to
+/// `times` and the first reason of each fault kind to `reasons`.
+fn level_result(
+    level: &str,
+    records: &[GameRecord],
+    times: &mut Vec<f64>,
+    reasons: &mut std::collections::BTreeMap<String, String>,
+) -> LevelResult {
     let mut r = LevelResult {
         level: level.into(),
         ..LevelResult::default()
     };
-    let mut points = 0.0;
     for rec in records {
         let Some(p) = rec.points_of(0) else { continue };
         r.games += 1;
-        points += p;
         match p {
             x if x > 0.75 => r.wins += 1,
             x if x > 0.25 => r.draws += 1,
@@ -384,7 +527,9 @@ fn level_result(level: &str, records: &[GameRecord], times: &mut Vec<f64>) -> Le
         if rec.termination.at_fault() == Some(seat) {
             let kind = rec.termination.kind().to_string();
             *r.faults.entry(kind.clone()).or_default() += 1;
-            r.reasons.entry(kind).or_insert_with(|| rec.reason.clone());
+            reasons
+                .entry(kind)
+                .or_insert_with(|| format!("{level}: {}", rec.reason));
         }
         for m in &rec.moves {
             if !m.book && m.side == Some(seat) {
@@ -394,38 +539,67 @@ fn level_result(level: &str, records: &[GameRecord], times: &mut Vec<f64>) -> Le
             }
         }
     }
-    if r.games > 0 {
-        r.score = points / r.games as f64;
-        r.beaten = r.score > 0.5;
+    let (score, low, high) = score_interval(&bot_scores(records));
+    r.score = score;
+    r.low = low;
+    r.high = high;
+    r.beaten = r.games > 0 && score > 0.5;
+    r.verdict = if low > 0.5 || high < 0.5 || low == high {
+        if r.beaten {
+            "beaten"
+        } else {
+            "not beaten"
+        }
+    } else {
+        "uncertain"
     }
+    .to_string();
     r
 }
 
-/// The CSV of all reports: one row per student.
+/// The CSV of all reports: one row per submission, graded or skipped. The same seed (and
+/// the same bots) give the same file, byte for byte.
 pub fn csv(reports: &[StudentReport]) -> String {
-    let mut out = String::from("student,conformance,failed_checks,highest_level_beaten");
+    use crate::safe_text::csv_cell;
+    let mut out = String::from(
+        "student,status,diagnosis,conformance,failed_checks,highest_level_beaten,uncertain_levels",
+    );
     for (name, _, _) in LEVELS {
-        out.push_str(&format!(",{name}_score"));
-    }
-    out.push_str(",faults,moves,mean_move_ms,max_move_ms\n");
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    for r in reports {
-        out.push_str(&quote(&r.student));
-        out.push_str(if r.conformance { ",pass" } else { ",fail" });
-        out.push(',');
-        out.push_str(&quote(
-            &r.failed_checks
-                .iter()
-                .map(|c| c.split(':').next().unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join(" "),
+        out.push_str(&format!(
+            ",{name}_score,{name}_low,{name}_high,{name}_games"
         ));
+    }
+    out.push_str(",faults\n");
+    for r in reports {
+        out.push_str(&csv_cell(&r.student));
+        out.push(',');
+        out.push_str(&r.status);
+        out.push(',');
+        out.push_str(&csv_cell(&r.diagnosis));
+        if r.status == "skipped" {
+            out.push_str(&",".repeat(4 + 4 * LEVELS.len() + 1));
+            out.push('\n');
+            continue;
+        }
+        out.push_str(if r.conformance { ",pass," } else { ",fail," });
+        out.push_str(&csv_cell(&r.failed_checks.join(" ")));
         out.push(',');
         out.push_str(r.highest_level_beaten.as_deref().unwrap_or("none"));
+        out.push(',');
+        let uncertain: Vec<&str> = r
+            .levels
+            .iter()
+            .filter(|l| l.verdict == "uncertain")
+            .map(|l| l.level.as_str())
+            .collect();
+        out.push_str(&csv_cell(&uncertain.join(" ")));
         for (name, _, _) in LEVELS {
             match r.levels.iter().find(|l| l.level == *name) {
-                Some(l) => out.push_str(&format!(",{:.3}", l.score)),
-                None => out.push(','),
+                Some(l) => out.push_str(&format!(
+                    ",{:.3},{:.3},{:.3},{}",
+                    l.score, l.low, l.high, l.games
+                )),
+                None => out.push_str(",,,,"),
             }
         }
         let mut faults = std::collections::BTreeMap::<String, u64>::new();
@@ -436,36 +610,27 @@ pub fn csv(reports: &[StudentReport]) -> String {
         }
         let faults: Vec<String> = faults.iter().map(|(k, v)| format!("{k}={v}")).collect();
         out.push(',');
-        out.push_str(&quote(&faults.join(" ")));
-        out.push_str(&format!(
-            ",{},{:.1},{:.1}\n",
-            r.moves, r.mean_move_ms, r.max_move_ms
-        ));
+        out.push_str(&csv_cell(&faults.join(" ")));
+        out.push('\n');
     }
     out
 }
 
-/// An interpreter every user may run: `found` itself when its file and every folder above
-/// it are open to others, else the first such `name` on `PATH` (`/root/...` shims are not).
-pub fn world_executable(found: &Path, name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let open = |p: &Path| -> bool {
-        let Ok(real) = std::fs::canonicalize(p) else {
-            return false;
-        };
-        real.metadata()
-            .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
-            && real.ancestors().skip(1).all(|d| {
-                d.metadata()
-                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
-            })
-    };
-    if open(found) {
-        return Some(found.to_path_buf());
+/// The times of every graded student, as CSV (they vary from run to run, so they are kept
+/// apart from the grades).
+pub fn timing_csv(reports: &[StudentReport]) -> String {
+    use crate::safe_text::csv_cell;
+    let mut out = String::from("student,seconds,moves,mean_move_ms,max_move_ms\n");
+    for r in reports.iter().filter(|r| r.status == "graded") {
+        let t = &r.timing;
+        out.push_str(&format!(
+            "{},{:.1},{},{:.1},{:.1}\n",
+            csv_cell(&r.student),
+            t.seconds,
+            t.moves,
+            t.mean_move_ms,
+            t.max_move_ms
+        ));
     }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(name))
-            .find(|p| open(p))
-    })
+    out
 }

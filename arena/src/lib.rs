@@ -6,20 +6,25 @@
 //! reader/writer) → [`referee`] (one game: clocks, rules from the `agon` library,
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
+pub mod adjudication;
 pub mod check;
 pub mod client;
 pub mod clock;
 pub mod config;
 pub mod grade;
+pub mod pgn;
 pub mod process;
 pub mod ratings;
 pub mod record;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod safe_text;
+pub mod sandbox;
 pub mod schedule;
 pub mod serve;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
+pub mod terminal;
 pub mod tournament;

@@ -3,8 +3,9 @@
 //! captured to a size-capped log, and killed as a whole group when done.
 //!
 //! Guarantees: a process spawned here never outlives its [`EngineProcess`] value
-//! (dropping it kills the group), and, through `PR_SET_PDEATHSIG`, the engine itself
-//! dies with the arena even when the arena is killed with SIGKILL.
+//! (dropping it kills the group, and the whole box of a sandboxed engine), and, through
+//! `PR_SET_PDEATHSIG`, the engine itself dies with the arena even when the arena is killed
+//! with SIGKILL. How an engine is started, boxed or not, is [`crate::sandbox`]'s business.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -12,7 +13,9 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use crate::sandbox::{BoxGuard, Sandbox, Violation};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -220,185 +223,12 @@ pub struct SpawnSpec {
     /// Leave Python's output buffering alone (`arena check` does, to find bots that do not
     /// flush); otherwise `PYTHONUNBUFFERED=1` is set.
     pub keep_python_buffered: bool,
-    /// Resource limits and isolation for an untrusted engine.
+    /// What a sandboxed engine may read as its own (a folder, or a single file): by
+    /// default `dir`, else the folder of the program (or of the script an interpreter in
+    /// a system folder runs). See [`crate::sandbox`].
+    pub home: Option<PathBuf>,
+    /// Isolation and limits for an untrusted engine ([`crate::sandbox`]).
     pub sandbox: Option<Sandbox>,
-}
-
-/// Limits for an untrusted engine, applied with `setrlimit` in the child before `exec`
-/// (so they hold for the engine and everything it starts), plus a private working
-/// directory and a clean environment.
-///
-/// Writes: with `private_dir`, Landlock (Linux 5.13 and later) confines every write of the
-/// engine and its children to that directory (and device files such as `/dev/null`);
-/// reads stay allowed. Where the kernel has no Landlock, writes are only confined by the
-/// user switch below and `RLIMIT_FSIZE`.
-///
-/// What holds: `RLIMIT_AS` (address space: an allocation beyond it fails), `RLIMIT_CPU`
-/// (CPU seconds: SIGXCPU, then SIGKILL), `RLIMIT_FSIZE` (largest file written: SIGXFSZ),
-/// `RLIMIT_NPROC` (processes of the user — shared by every process of that user, and not
-/// enforced for root). The working directory is a fresh directory deleted afterwards.
-/// No namespaces or cgroups are used: reads are not confined.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sandbox {
-    /// Address-space limit in bytes.
-    pub memory_bytes: Option<u64>,
-    /// CPU time limit in seconds.
-    pub cpu_seconds: Option<u64>,
-    /// Limit on processes (and threads) of the user.
-    pub processes: Option<u64>,
-    /// Largest file the engine may write, in bytes.
-    pub file_bytes: Option<u64>,
-    /// Run in a fresh private directory (deleted when the engine ends) instead of `dir`.
-    pub private_dir: bool,
-    /// Start from an empty environment: `PATH`, `LANG`, `HOME` and `TMPDIR` (the private
-    /// directory when there is one), `PYTHONUNBUFFERED=1`, and the spec's own variables.
-    pub clean_env: bool,
-    /// Run as this user and group (uid, gid) instead of the arena's. Only root can switch;
-    /// the private directory is then given to that user, inside a parent only root may
-    /// write, so that `../anything` cannot be written.
-    pub user: Option<(u32, u32)>,
-}
-
-impl Sandbox {
-    /// The limits `arena grade` uses for student bots.
-    pub fn strict() -> Sandbox {
-        Sandbox {
-            memory_bytes: Some(1 << 30),
-            cpu_seconds: Some(600),
-            processes: None,
-            file_bytes: Some(16 << 20),
-            private_dir: true,
-            clean_env: true,
-            user: unprivileged_user(),
-        }
-    }
-}
-
-/// Landlock's ABI version, or 0 when the kernel has none
-/// (`landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`, landlock(7)).
-pub fn landlock_abi() -> i64 {
-    // SAFETY: the version query reads no memory.
-    let v = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<u8>(),
-            0usize,
-            1u32,
-        )
-    };
-    v.max(0)
-}
-
-/// The Landlock filesystem rights that modify something, for an ABI version (landlock(7):
-/// WRITE_FILE, REMOVE_DIR, REMOVE_FILE, MAKE_CHAR ... MAKE_SYM in ABI 1, REFER in 2,
-/// TRUNCATE in 3).
-fn landlock_write_rights(abi: i64) -> u64 {
-    // WRITE_FILE, then REMOVE_DIR (bit 4) to MAKE_SYM (bit 12).
-    let mut rights: u64 = (1 << 1) | (0b1_1111_1111 << 4);
-    if abi >= 2 {
-        rights |= 1 << 13;
-    }
-    if abi >= 3 {
-        rights |= 1 << 14;
-    }
-    rights
-}
-
-/// The `nobody` user's (uid, gid) when the arena runs as root, so that untrusted engines
-/// do not; `None` otherwise (an ordinary user cannot switch users).
-pub fn unprivileged_user() -> Option<(u32, u32)> {
-    // SAFETY: plain libc calls; getpwnam's result is read at once, before any other call.
-    unsafe {
-        if libc::geteuid() != 0 {
-            return None;
-        }
-        let pw = libc::getpwnam(c"nobody".as_ptr());
-        if pw.is_null() {
-            return None;
-        }
-        Some(((*pw).pw_uid, (*pw).pw_gid))
-    }
-}
-
-/// Which sandbox limit an engine's end points to, from its exit and its last stderr
-/// output: `(limit, detail)` with limit `memory`, `cpu` or `file-size`.
-pub fn limit_violation(
-    sandbox: &Sandbox,
-    status: Option<ExitInfo>,
-    stderr_tail: &str,
-) -> Option<(&'static str, String)> {
-    match status {
-        Some(ExitInfo::Signal(libc::SIGXCPU)) if sandbox.cpu_seconds.is_some() => {
-            return Some((
-                "cpu",
-                format!(
-                    "killed by SIGXCPU after {} CPU seconds",
-                    sandbox.cpu_seconds.unwrap_or(0)
-                ),
-            ));
-        }
-        Some(ExitInfo::Signal(libc::SIGXFSZ)) if sandbox.file_bytes.is_some() => {
-            return Some((
-                "file-size",
-                format!(
-                    "killed by SIGXFSZ: wrote a file over {} bytes",
-                    sandbox.file_bytes.unwrap_or(0)
-                ),
-            ));
-        }
-        _ => {}
-    }
-    let memory_words = [
-        "MemoryError",
-        "memory allocation of",
-        "Cannot allocate memory",
-        "bad_alloc",
-        "out of memory",
-    ];
-    if let Some(limit) = sandbox.memory_bytes {
-        if status.is_some() && memory_words.iter().any(|w| stderr_tail.contains(w)) {
-            return Some((
-                "memory",
-                format!(
-                    "ran out of its {} MiB address space ({})",
-                    limit >> 20,
-                    status.map(|s| s.to_string()).unwrap_or_default()
-                ),
-            ));
-        }
-    }
-    if sandbox.processes.is_some()
-        && status.is_some()
-        && (stderr_tail.contains("Resource temporarily unavailable")
-            || stderr_tail.contains("can't start new thread"))
-    {
-        return Some((
-            "processes",
-            format!(
-                "could not start another process or thread (limit {} for its user)",
-                sandbox.processes.unwrap_or(0)
-            ),
-        ));
-    }
-    if (sandbox.user.is_some() || sandbox.private_dir)
-        && status.is_some()
-        && stderr_tail.contains("Permission denied")
-    {
-        return Some((
-            "filesystem",
-            "tried to write outside its directory (permission denied)".into(),
-        ));
-    }
-    if sandbox.file_bytes.is_some() && status.is_some() && stderr_tail.contains("File too large") {
-        return Some((
-            "file-size",
-            format!(
-                "wrote a file over {} bytes",
-                sandbox.file_bytes.unwrap_or(0)
-            ),
-        ));
-    }
-    None
 }
 
 /// A running engine process, leader of its own process group.
@@ -410,9 +240,8 @@ pub struct EngineProcess {
     killed: bool,
     /// The last few KiB of stderr (for telling a resource limit from a crash).
     stderr_tail: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
-    /// The private working directory, removed when the process is dropped.
-    private_dir: Option<PathBuf>,
-    sandbox: Option<Sandbox>,
+    /// The box of a sandboxed engine, torn down when the process ends.
+    guard: Option<BoxGuard>,
 }
 
 /// The output and input pipes of an engine.
@@ -424,114 +253,17 @@ impl EngineProcess {
     /// # Errors
     /// The OS error when the program cannot be started (not found, not executable...).
     pub fn spawn(spec: &SpawnSpec) -> io::Result<(EngineProcess, EnginePipes)> {
-        let mut command = Command::new(&spec.program);
+        let (mut command, mut guard) = crate::sandbox::command(spec)?;
         command
-            .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        if spec.keep_python_buffered {
-            command.env_remove("PYTHONUNBUFFERED");
-        } else {
-            command.env("PYTHONUNBUFFERED", "1");
-        }
-        let sandbox = spec.sandbox.clone().unwrap_or_default();
-        let private_dir = if sandbox.private_dir {
-            static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            // The parent is the arena's own (mode 0755): an engine running as another user
-            // cannot create files next to its directory.
-            let parent = std::env::temp_dir().join(format!("arena-sandbox-{}", std::process::id()));
-            std::fs::create_dir_all(&parent)?;
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&parent, std::fs::Permissions::from_mode(0o755))?;
-            let dir = parent.join(format!("engine-{n}"));
-            std::fs::create_dir_all(&dir)?;
-            if let Some((uid, gid)) = sandbox.user {
-                std::os::unix::fs::chown(&dir, Some(uid), Some(gid))?;
-            }
-            Some(dir)
-        } else {
-            None
-        };
-        if sandbox.clean_env {
-            command.env_clear();
-            command.env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            );
-            command.env("LANG", "C.UTF-8");
-            if !spec.keep_python_buffered {
-                command.env("PYTHONUNBUFFERED", "1");
-            }
-            if let Some(dir) = &private_dir {
-                command.env("HOME", dir).env("TMPDIR", dir);
-            }
-        }
-        for (key, value) in &spec.env {
-            command.env(key, value);
-        }
-        if let Some(dir) = private_dir.as_ref().or(spec.dir.as_ref()) {
-            command.current_dir(dir);
-        }
-        let parent = std::process::id() as libc::pid_t;
-        let limits: Vec<(libc::__rlimit_resource_t, u64)> = [
-            (libc::RLIMIT_AS, sandbox.memory_bytes),
-            (libc::RLIMIT_CPU, sandbox.cpu_seconds),
-            (libc::RLIMIT_NPROC, sandbox.processes),
-            (libc::RLIMIT_FSIZE, sandbox.file_bytes),
-        ]
-        .into_iter()
-        .filter_map(|(r, v)| v.map(|v| (r, v)))
-        .collect();
-        let user = sandbox.user;
-        // Landlock rules, prepared before the fork: the private directory and /dev.
-        let abi = landlock_abi();
-        let landlock: Option<(u64, Vec<std::ffi::CString>)> = match &private_dir {
-            Some(dir) if abi > 0 => {
-                use std::os::unix::ffi::OsStrExt;
-                let paths = [dir.as_os_str(), std::ffi::OsStr::new("/dev")]
-                    .iter()
-                    .filter_map(|p| std::ffi::CString::new(p.as_bytes()).ok())
-                    .collect();
-                Some((landlock_write_rights(abi), paths))
-            }
-            _ => None,
-        };
-        // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // calls (prctl, getppid, setrlimit, _exit); `limits` was built before the fork.
-        unsafe {
-            command.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                for &(resource, value) in &limits {
-                    let lim = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
-                    };
-                    if libc::setrlimit(resource, &lim) != 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                if let Some((uid, gid)) = user {
-                    if libc::setgroups(0, std::ptr::null()) != 0
-                        || libc::setgid(gid) != 0
-                        || libc::setuid(uid) != 0
-                    {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                if let Some((rights, paths)) = &landlock {
-                    restrict_writes(*rights, paths)?;
-                }
-                Ok(())
-            });
-        }
         let mut child = command.spawn()?;
         let pid = child.id().map(|p| p as i32).unwrap_or(0);
+        if let Some(guard) = guard.as_mut() {
+            guard.watch(pid);
+        }
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take().expect("piped stdin");
         let stderr = child.stderr.take().expect("piped stderr");
@@ -548,8 +280,7 @@ impl EngineProcess {
                 stderr_task: Some(stderr_task),
                 killed: false,
                 stderr_tail,
-                private_dir,
-                sandbox: spec.sandbox.clone(),
+                guard,
             },
             (BufReader::with_capacity(64 * 1024, stdout), stdin),
         ))
@@ -562,17 +293,29 @@ impl EngineProcess {
 
     /// The sandbox limit the engine's end points to, if it ran in a sandbox: waits briefly
     /// for its stderr to arrive, then looks at the exit status and the stderr tail.
-    pub async fn limit_violation(
-        &self,
-        status: Option<ExitInfo>,
-    ) -> Option<(&'static str, String)> {
-        let sandbox = self.sandbox.as_ref()?;
+    pub async fn limit_violation(&self, status: Option<ExitInfo>) -> Option<Violation> {
+        let guard = self.guard.as_ref()?;
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let tail = {
-            let t = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
-            String::from_utf8_lossy(&t).into_owned()
-        };
-        limit_violation(sandbox, status, &tail)
+        let tail = self.stderr_tail();
+        guard.violation(status, &tail)
+    }
+
+    /// A limit the box of a sandboxed engine has broken so far, from its counters only
+    /// (the engine may still be running).
+    pub fn box_violation(&self) -> Option<Violation> {
+        self.guard.as_ref()?.counted_violation()
+    }
+
+    /// The memory the box of a sandboxed engine uses now and its limit (`None` without a
+    /// cgroup).
+    pub fn box_memory(&self) -> Option<(u64, u64)> {
+        self.guard.as_ref()?.memory_now()
+    }
+
+    /// The last few KiB of what the engine wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        let t = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&t).into_owned()
     }
 
     /// How the leader process ended, if it has, without reaping it
@@ -621,6 +364,10 @@ impl EngineProcess {
         let status = self.wait_exit(grace).await;
         self.kill_group();
         let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+        if let Some(mut guard) = self.guard.take() {
+            // Removing a cgroup may have to wait for the kernel a few ms.
+            let _ = tokio::task::spawn_blocking(move || guard.teardown()).await;
+        }
         if let Some(task) = self.stderr_task.take() {
             // stderr closes when every process of the group is gone.
             let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
@@ -628,7 +375,8 @@ impl EngineProcess {
         status
     }
 
-    /// Sends SIGKILL to the whole process group (idempotent).
+    /// Sends SIGKILL to the whole process group, and to every process of the box of a
+    /// sandboxed engine (idempotent).
     pub fn kill_group(&mut self) {
         if !self.killed && self.pid > 0 {
             // SAFETY: plain syscall; the leader is not reaped yet, so the group id is ours.
@@ -637,20 +385,19 @@ impl EngineProcess {
             }
             self.killed = true;
         }
+        if let Some(guard) = &self.guard {
+            guard.kill();
+        }
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill_group();
-        if let Some(dir) = self.private_dir.take() {
-            let _ = std::fs::remove_dir_all(&dir);
-            if let Some(parent) = dir.parent() {
-                // Only when empty: other engines of this arena may still use it.
-                let _ = std::fs::remove_dir(parent);
-            }
-        }
         let _ = self.child.start_kill();
+        if let Some(mut guard) = self.guard.take() {
+            guard.teardown();
+        }
     }
 }
 
@@ -670,67 +417,6 @@ impl std::fmt::Display for ExitInfo {
             ExitInfo::Signal(s) => write!(f, "killed by signal {s}"),
         }
     }
-}
-
-/// Confines writes to `paths` with Landlock (landlock(7)). Runs in the child between
-/// fork and exec: only system calls.
-fn restrict_writes(rights: u64, paths: &[std::ffi::CString]) -> io::Result<()> {
-    #[repr(C)]
-    struct RulesetAttr {
-        handled_access_fs: u64,
-    }
-    #[repr(C, packed)]
-    struct PathBeneath {
-        allowed_access: u64,
-        parent_fd: i32,
-    }
-    let attr = RulesetAttr {
-        handled_access_fs: rights,
-    };
-    // SAFETY: system calls on memory that outlives them; descriptors are closed.
-    unsafe {
-        let ruleset = libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            &attr as *const RulesetAttr,
-            std::mem::size_of::<RulesetAttr>(),
-            0u32,
-        );
-        if ruleset < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let ruleset = ruleset as i32;
-        for path in paths {
-            let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
-            if fd < 0 {
-                continue;
-            }
-            let rule = PathBeneath {
-                allowed_access: rights,
-                parent_fd: fd,
-            };
-            let rc = libc::syscall(
-                libc::SYS_landlock_add_rule,
-                ruleset,
-                1u32, // LANDLOCK_RULE_PATH_BENEATH
-                &rule as *const PathBeneath,
-                0u32,
-            );
-            libc::close(fd);
-            if rc != 0 {
-                libc::close(ruleset);
-                return Err(io::Error::last_os_error());
-            }
-        }
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-            || libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0u32) != 0
-        {
-            let e = io::Error::last_os_error();
-            libc::close(ruleset);
-            return Err(e);
-        }
-        libc::close(ruleset);
-    }
-    Ok(())
 }
 
 async fn drain_stderr(

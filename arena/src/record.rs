@@ -10,7 +10,6 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use agon::game::{Outcome, Side};
-use agon::games::GameSpec;
 use agon::protocol::Score;
 use serde::{Deserialize, Serialize};
 
@@ -161,13 +160,39 @@ pub enum Termination {
     },
     /// The arena ended the game by a rule of its own.
     Adjudication {
-        /// The rule (`max-plies`).
-        rule: String,
+        /// The rule.
+        rule: AdjudicationRule,
         /// Details.
         detail: String,
+        /// The winner (a resignation); `None`: a draw.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<Seat>,
     },
     /// The match was stopped (Ctrl-C) while the game was in progress; no result.
     Interrupted,
+}
+
+/// Which rule of the arena adjudicated a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdjudicationRule {
+    /// `--max-plies`: a draw.
+    MaxPlies,
+    /// `--draw` (fastchess `-draw`): both engines' scores stayed near 0.
+    Draw,
+    /// `--resign` (fastchess `-resign`): an engine's score stayed lost.
+    Resign,
+}
+
+impl AdjudicationRule {
+    /// `max-plies`, `draw`, `resign`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdjudicationRule::MaxPlies => "max-plies",
+            AdjudicationRule::Draw => "draw",
+            AdjudicationRule::Resign => "resign",
+        }
+    }
 }
 
 impl Termination {
@@ -246,7 +271,14 @@ impl Termination {
                 limit,
                 detail,
             } => format!("{} exceeded its {limit} limit: {detail}", side.name()),
-            Termination::Adjudication { rule, detail } => format!("adjudicated ({rule}): {detail}"),
+            Termination::Adjudication {
+                rule,
+                detail,
+                winner,
+            } => match winner {
+                Some(w) => format!("adjudicated ({}): {} wins: {detail}", rule.name(), w.name()),
+                None => format!("adjudicated ({}): draw: {detail}", rule.name()),
+            },
             Termination::Interrupted => "interrupted".into(),
         }
     }
@@ -628,193 +660,23 @@ impl LiveGame {
     }
 }
 
-/// The human-readable game file: PGN-like tags, the moves with their search data in
-/// braces, and the final board.
-pub fn game_text(record: &GameRecord, final_board: &[String]) -> String {
-    let mut out = String::new();
-    let tag = |out: &mut String, key: &str, value: &str| {
-        out.push_str(&format!("[{key} \"{}\"]\n", value.replace('"', "'")));
-    };
-    tag(&mut out, "Game", &record.spec);
-    tag(&mut out, "Run", &record.run);
-    tag(&mut out, "Round", &format!("{}", record.game + 1));
-    tag(&mut out, "P1", &record.p1.name);
-    tag(&mut out, "P2", &record.p2.name);
-    tag(&mut out, "P1TimeControl", &record.p1.tc);
-    tag(&mut out, "P2TimeControl", &record.p2.tc);
-    if let Some(position) = &record.opening.position {
-        tag(&mut out, "Position", position);
-    }
-    tag(&mut out, "Opening", &record.opening.moves.join(" "));
-    tag(&mut out, "Result", &record.result);
-    tag(&mut out, "Termination", record.termination.kind());
-    tag(&mut out, "Reason", &record.reason);
-    tag(&mut out, "FinalPosition", &record.final_position);
-    out.push('\n');
-    let mut line = String::new();
-    for m in &record.moves {
-        let mut item = String::new();
-        if m.ply % 2 == 1 {
-            item.push_str(&format!("{}. ", m.ply.div_ceil(2)));
-        }
-        item.push_str(&m.mv);
-        if m.book {
-            item.push_str(" {book}");
-        } else {
-            let mut parts = Vec::new();
-            match (m.score, m.depth) {
-                (Some(s), Some(d)) => parts.push(format!("{s}/{d}")),
-                (Some(s), None) => parts.push(s.to_string()),
-                (None, Some(d)) => parts.push(format!("d{d}")),
-                (None, None) => {}
-            }
-            if let Some(t) = m.time_ms {
-                parts.push(format!("{:.3}s", t / 1000.0));
-            }
-            if let Some(c) = m.clock_ms {
-                parts.push(format!("tl={:.3}s", c as f64 / 1000.0));
-            }
-            if let Some(n) = m.nodes {
-                parts.push(format!("n={n}"));
-            }
-            if !m.pv.is_empty() {
-                parts.push(format!("pv=\"{}\"", m.pv.join(" ")));
-            }
-            if !parts.is_empty() {
-                item.push_str(&format!(" {{{}}}", parts.join(", ")));
-            }
-        }
-        if line.len() + item.len() > 100 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        }
-        line.push_str(&item);
-        line.push(' ');
-    }
-    line.push_str(&record.result);
-    out.push_str(line.trim_end());
-    out.push_str("\n\n");
-    for row in final_board {
-        out.push_str(row);
-        out.push('\n');
-    }
-    out
-}
-
-/// A PTN game file (Portable Tak Notation, https://ustak.org/portable-tak-notation/) of a
-/// Tak game, for PTN viewers such as PTN Ninja: tags, then numbered move pairs.
-/// `None` when the game is not Tak.
-pub fn ptn_text(record: &GameRecord) -> Option<String> {
-    let spec = GameSpec::parse(&record.spec).ok()?;
-    if spec.name != "tak" {
-        return None;
-    }
-    let (size, half_komi, line) = (spec.values[0], spec.values[1], spec.values[2]);
-    let mut out = String::new();
-    let tag = |out: &mut String, key: &str, value: &str| {
-        out.push_str(&format!("[{key} \"{}\"]\n", value.replace(['"', ']'], "'")));
-    };
-    tag(&mut out, "Site", "Agon arena");
-    tag(&mut out, "Event", &record.run);
-    let days = record.started_unix_ms / 86_400_000;
-    let (y, m, d) = civil_from_days(days as i64);
-    tag(&mut out, "Date", &format!("{y:04}.{m:02}.{d:02}"));
-    tag(&mut out, "Round", &format!("{}", record.game + 1));
-    tag(&mut out, "Player1", &record.p1.name);
-    tag(&mut out, "Player2", &record.p2.name);
-    tag(&mut out, "Size", &size.to_string());
-    let komi = if half_komi % 2 == 0 {
-        format!("{}", half_komi / 2)
-    } else {
-        format!("{:.1}", half_komi as f64 / 2.0)
-    };
-    tag(&mut out, "Komi", &komi);
-    if line == 1 {
-        tag(
-            &mut out,
-            "Variant",
-            "line-of-four (Agon: four flats in a row, column or diagonal)",
-        );
-    }
-    let result = record.result_detail.clone().or_else(|| {
-        ["1-0", "0-1", "1/2-1/2"]
-            .contains(&record.result.as_str())
-            .then(|| record.result.clone())
-    });
-    if let Some(r) = &result {
-        tag(&mut out, "Result", r);
-    }
-    tag(
-        &mut out,
-        "Clock",
-        &format!("p1 {} p2 {}", record.p1.tc, record.p2.tc),
-    );
-    // The move number and side to move of the start (TPS fields 2 and 3).
-    let (mut number, mut second) = (1u64, false);
-    if let Some(tps) = &record.opening.position {
-        tag(&mut out, "TPS", tps);
-        let fields: Vec<&str> = tps.split_whitespace().collect();
-        second = fields.get(1) == Some(&"2");
-        number = fields.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
-    }
-    out.push('\n');
-    let mut row = String::new();
-    if second {
-        row = format!("{number}. --");
-    }
-    for m in &record.moves {
-        if second {
-            row.push(' ');
-            row.push_str(&m.mv);
-            out.push_str(&row);
-            out.push('\n');
-            row.clear();
-            number += 1;
-        } else {
-            row = format!("{number}. {}", m.mv);
-        }
-        second = !second;
-    }
-    if !row.is_empty() {
-        out.push_str(&row);
-        out.push('\n');
-    }
-    if let Some(r) = result {
-        out.push_str(&r);
-        out.push('\n');
-    }
-    Some(out)
-}
-
-/// Year, month, day of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`,
-/// http://howardhinnant.github.io/date_algorithms.html).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// The transcript as text: one line per protocol line, `seconds who arrow text`.
+/// The transcript as text: a legend, then one line per protocol line,
+/// `seconds who arrow text`, with protocol.md's arrows (`>` to the engine, `<` from it).
 pub fn transcript_text(lines: &[TranscriptLine], dropped: u64) -> String {
-    let mut out = String::new();
+    let mut out = String::from(
+        "# seconds, engine, then '>' sent to the engine, '<' its reply, '#' a note of the arena (as in protocol.md)\n",
+    );
     for l in lines {
         let arrow = match l.direction {
-            Direction::ToEngine => "<",
-            Direction::FromEngine => ">",
+            Direction::ToEngine => ">",
+            Direction::FromEngine => "<",
             Direction::Note => "#",
         };
         out.push_str(&format!(
             "{:>12.6} {} {arrow} {}\n",
             l.at.as_secs_f64(),
             l.who,
-            l.text
+            crate::safe_text::display(&l.text)
         ));
     }
     if dropped > 0 {
@@ -929,16 +791,5 @@ mod tests {
         assert_eq!(records[0], sample());
         assert_eq!(records[0].points_of(0), Some(1.0));
         assert_eq!(records[0].points_of(1), Some(0.0));
-    }
-
-    #[test]
-    fn game_text_has_tags_moves_and_comments() {
-        let text = game_text(&sample(), &["a b c".into()]);
-        assert!(text.contains("[Result \"0-1\"]"), "{text}");
-        assert!(
-            text.contains("1. b2 {book} a1 {-0.12/3, 0.002s, pv=\"a1 c3\"} 0-1"),
-            "{text}"
-        );
-        assert!(text.ends_with("a b c\n"));
     }
 }

@@ -23,8 +23,8 @@ use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
 use crate::clock::{Charge, Clock, TimeControl};
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
-    round_ms, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord, PlayerRecord, Seat,
-    Termination, JOURNAL_VERSION,
+    round_ms, AdjudicationRule, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord,
+    PlayerRecord, Seat, Termination, JOURNAL_VERSION,
 };
 use crate::schedule::ScheduledGame;
 
@@ -60,6 +60,8 @@ pub struct RefereeSettings {
     pub grace: Duration,
     /// Adjudicate a draw after this many plies (opening included).
     pub max_plies: Option<u32>,
+    /// Score-based draw and resign adjudication (`--draw`, `--resign`).
+    pub adjudication: crate::adjudication::Adjudication,
     /// Ask both engines `query result` at the end and record their claims.
     pub query_result: bool,
     /// Send `isready` before every move (stall detection at the cost of latency).
@@ -112,6 +114,17 @@ impl EngineSlot {
     /// Number of processes started so far.
     pub fn spawns(&self) -> u32 {
         self.spawns
+    }
+
+    /// The memory the box of the running engine uses now and its limit, if it has a
+    /// cgroup.
+    pub fn box_memory(&self) -> Option<(u64, u64)> {
+        self.running.as_ref()?.process.box_memory()
+    }
+
+    /// A limit the box of the running engine has broken, if it is sandboxed.
+    pub fn box_violation(&self) -> Option<crate::sandbox::Violation> {
+        self.running.as_ref()?.process.box_violation()
     }
 
     /// The pid of the running process, if any.
@@ -415,23 +428,40 @@ impl GameState {
         }
     }
 
+    /// The `go` of the mover, with its own limits only (protocol.md section 7, "What the
+    /// arena sends"): when the mover is on a clock, all four clock keys (a side without a
+    /// clock appears with the mover's own time and increment), `movestogo` with periods;
+    /// its own `movetime`, `depth`, `nodes`. A mover without a clock gets no clock keys,
+    /// whatever its opponent has.
     fn go_command(&self, mover: Seat) -> Go {
-        let mut go = Go::default();
-        if let Some((_, inc)) = self.clocks[0].tc.clock {
-            go.p1time = Some(self.clocks[0].left_ms());
-            go.p1inc = Some(inc);
+        let own = &self.clocks[mover.index()];
+        let mut go = Go {
+            movetime: own.tc.movetime,
+            depth: own.tc.depth,
+            nodes: own.tc.nodes,
+            ..Go::default()
+        };
+        if let Some((_, inc)) = own.tc.clock {
+            let shown = |c: &Clock| match c.tc.clock {
+                Some((_, i)) => (c.left_ms(), i),
+                None => (own.left_ms(), inc),
+            };
+            let (t1, i1) = shown(&self.clocks[0]);
+            let (t2, i2) = shown(&self.clocks[1]);
+            go.p1time = Some(t1);
+            go.p2time = Some(t2);
+            go.p1inc = Some(i1);
+            go.p2inc = Some(i2);
+            go.movestogo = own.moves_to_go();
         }
-        if let Some((_, inc)) = self.clocks[1].tc.clock {
-            go.p2time = Some(self.clocks[1].left_ms());
-            go.p2inc = Some(inc);
-        }
-        let tc = self.clocks[mover.index()].tc;
-        go.movetime = tc.movetime;
-        go.depth = tc.depth;
-        go.nodes = tc.nodes;
         go
     }
 }
+
+/// How many times (10 ms apart) at most the box of a sandboxed engine that ran out of
+/// time is read for a limit before the time forfeit stands (a bot filling its memory is
+/// slowed down by the kernel's reclaim well before it is stopped: about 1 s for 512 MiB).
+const LIMIT_SETTLE_POLLS: u32 = 300;
 
 /// Resolves once `cancel` turns true (never if the sender is gone without cancelling).
 pub async fn cancelled(cancel: &mut watch::Receiver<bool>) {
@@ -524,6 +554,65 @@ pub async fn play_game(
             None => Termination::Interrupted,
         }
     };
+    // A sandboxed engine whose box broke a limit during a game that otherwise ended
+    // without a fault loses it for that limit, whether or not the watcher had already
+    // ended the box (the result must not depend on when the counters were last read).
+    let engine_of = |seat: Seat| {
+        if seat == Seat::P1 {
+            p1_engine
+        } else {
+            p2_engine
+        }
+    };
+    let termination = match (&termination, termination.at_fault()) {
+        (Termination::Interrupted, _) => termination,
+        // Out of time or silent while its box was about to hit a limit (a bot filling its
+        // memory is slow before the kernel stops it): the limit is the reason, if it
+        // comes within a moment.
+        (Termination::TimeForfeit { .. } | Termination::Stall { .. }, Some(seat))
+            if slots[engine_of(seat)].config.spawn.sandbox.is_some() =>
+        {
+            let slot = &slots[engine_of(seat)];
+            let mut found = None;
+            let (mut peak, mut still) = (0, 0);
+            for _ in 0..LIMIT_SETTLE_POLLS {
+                found = slot.box_violation();
+                // Waits while the box's memory keeps growing or stays at its limit (where
+                // the kernel reclaims what it can before it kills); a box that is merely
+                // slow stops the wait after 100 ms.
+                let (now, limit) = slot.box_memory().unwrap_or((0, u64::MAX));
+                if now > peak || now >= limit - limit / 16 {
+                    (peak, still) = (now.max(peak), 0);
+                } else {
+                    still += 1;
+                }
+                if found.is_some() || still >= 10 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            match found {
+                Some((limit, detail)) => Termination::ResourceLimit {
+                    side: seat,
+                    limit: limit.into(),
+                    detail,
+                },
+                None => termination,
+            }
+        }
+        (_, Some(_)) => termination,
+        _ => [Seat::P1, Seat::P2]
+            .into_iter()
+            .find_map(|seat| {
+                let (limit, detail) = slots[engine_of(seat)].box_violation()?;
+                Some(Termination::ResourceLimit {
+                    side: seat,
+                    limit: limit.into(),
+                    detail,
+                })
+            })
+            .unwrap_or(termination),
+    };
     // Engines that failed (or all, when interrupted) are stopped now.
     match (&termination, termination.at_fault()) {
         (Termination::Interrupted, _) => {
@@ -531,14 +620,7 @@ pub async fn play_game(
                 slot.kill().await;
             }
         }
-        (_, Some(seat)) => {
-            let engine = if seat == Seat::P1 {
-                p1_engine
-            } else {
-                p2_engine
-            };
-            slots[engine].kill().await;
-        }
+        (_, Some(seat)) => slots[engine_of(seat)].kill().await,
         _ => {}
     }
     for (seat, engine) in [(Seat::P1, p1_engine), (Seat::P2, p2_engine)] {
@@ -564,7 +646,10 @@ pub async fn play_game(
             let winner = seat.other();
             (winner.win_result().to_string(), Some(winner))
         }
-        (Termination::Adjudication { .. }, _) => ("1/2-1/2".to_string(), None),
+        (Termination::Adjudication { winner, .. }, _) => match winner {
+            Some(w) => (w.win_result().to_string(), Some(*w)),
+            None => ("1/2-1/2".to_string(), None),
+        },
         _ => match state.game.outcome() {
             Some(o) => (
                 o.score_str().to_string(),
@@ -614,6 +699,13 @@ pub async fn play_game(
         fingerprint: None,
         result_detail: state.game.result_detail(),
     };
+    // A sandboxed engine lives in a box for one game: whatever it started is gone before
+    // the next game begins.
+    for slot in slots.iter_mut() {
+        if slot.config.spawn.sandbox.is_some() {
+            slot.stop(settings.grace).await;
+        }
+    }
     GameOutput {
         record,
         final_board: state.game.render(),
@@ -671,8 +763,9 @@ async fn run_game_inner(
                     ask_claims(state, seats, settings).await;
                 }
                 return Ok(Termination::Adjudication {
-                    rule: "max-plies".into(),
-                    detail: format!("{max} plies played without a result: draw"),
+                    rule: AdjudicationRule::MaxPlies,
+                    detail: format!("{max} plies played without a result"),
+                    winner: None,
                 });
             }
         }
@@ -761,6 +854,24 @@ async fn run_game_inner(
         });
         state.played.push(canonical);
         state.publish("*");
+        if state.game.outcome().is_none() {
+            use crate::adjudication::Verdict;
+            let (rule, detail, winner) = match settings.adjudication.check(&state.moves) {
+                None => continue,
+                Some(Verdict::Draw(detail)) => (AdjudicationRule::Draw, detail, None),
+                Some(Verdict::Resign(loser, detail)) => {
+                    (AdjudicationRule::Resign, detail, Some(loser.other()))
+                }
+            };
+            if settings.query_result {
+                ask_claims(state, seats, settings).await;
+            }
+            return Ok(Termination::Adjudication {
+                rule,
+                detail,
+                winner,
+            });
+        }
     }
     if settings.query_result {
         ask_claims(state, seats, settings).await;

@@ -1,40 +1,148 @@
-//! `arena report`: a self-contained HTML page (inline SVG, no scripts, no network) from a
-//! journal: per engine configuration the nodes, depth, time and score of each of its
-//! moves averaged across its games, one line per configuration, and the standings with
-//! 95% error bars from [`crate::stats`].
+//! `arena report`: a self-contained HTML page (inline SVG, no scripts, no network) from
+//! any journal the arena writes: a match's, a tournament's (its header line included),
+//! the shards of one, or several appended matches.
 //!
-//! Configurations are told apart by the engine name each game recorded, so several
-//! matches appended to one journal (minimax vs alpha-beta, alpha-beta vs alpha-beta with
-//! ordering...) compare on one chart.
+//! The numbers are the ones the arena prints: the ratings and the cross table are
+//! [`Standings::of`] (the same call `arena tournament` prints and `arena serve` shows), and
+//! with two engines the Elo difference, pairs and SPRT are [`Summary`] and [`Sprt`], as
+//! `arena match` prints them. Charts: per engine configuration (told apart by the engine
+//! name each game recorded) the mean nodes, nps, depth, selective depth, time used, clock
+//! left and score of its n-th searched move, each with a band of one standard deviation
+//! across games; game lengths; ratings with their 95% intervals; the SPRT's LLR over the
+//! games with its bounds.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 use crate::record::{GameRecord, ScoreRecord, Seat};
-use crate::stats::Trinomial;
+use crate::safe_text::html as escape_html;
+use crate::sprt::{Model, Sprt};
+use crate::stats::{EloEstimate, Trinomial};
+use crate::summary::Summary;
+use crate::tournament::{Header, Standings};
 
 /// Scores of a win or loss in N plies are drawn at this many centi-units.
 const MATE_CP: f64 = 1000.0;
 
-/// A running mean per move number (the configuration's 1st, 2nd... searched move in a game).
+/// Escapes text for HTML (control characters shown escaped; see [`crate::safe_text`]).
+pub fn escape(text: &str) -> String {
+    escape_html(text)
+}
+
+/// Everything read from one or more journal files.
+#[derive(Debug, Default)]
+pub struct Journals {
+    /// The games, in file order, without duplicates (a game of a tournament is counted
+    /// once even when two shards' files both hold it).
+    pub records: Vec<GameRecord>,
+    /// Tournament headers found.
+    pub headers: Vec<Header>,
+}
+
+/// Reads journals of any kind: lines that are a tournament header (`{"tournament":
+/// ...}`) are headers, every other line is a game record.
+///
+/// # Errors
+/// An unreadable file, or a line that is neither (with its file and line number).
+pub fn read_journals(paths: &[&Path]) -> anyhow::Result<Journals> {
+    #[derive(serde::Deserialize)]
+    struct HeaderLine {
+        tournament: Header,
+    }
+    let mut out = Journals::default();
+    let mut seen = std::collections::HashSet::new();
+    for path in paths {
+        let (text, _) = crate::record::complete_lines(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let mut fingerprint: Option<String> = None;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if let Ok(h) = serde_json::from_str::<HeaderLine>(line) {
+                fingerprint = Some(h.tournament.fingerprint.clone());
+                out.headers.push(h.tournament);
+                continue;
+            }
+            let record: GameRecord = serde_json::from_str(line).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}:{}: neither a game record nor a tournament header: {e}",
+                    path.display(),
+                    i + 1
+                )
+            })?;
+            let key = match (&fingerprint, &record.fingerprint) {
+                (Some(f), _) | (None, Some(f)) => Some((f.clone(), record.game)),
+                (None, None) => None,
+            };
+            if key.is_none_or(|k| seen.insert(k)) {
+                out.records.push(record);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The engines of `records` by name (order of first appearance) and the records with
+/// their engine indices rewritten to that order, so that several matches of one journal
+/// are rated together.
+pub fn by_name(records: &[GameRecord]) -> (Vec<String>, Vec<GameRecord>) {
+    let mut names: Vec<String> = Vec::new();
+    let mut index = |name: &str| match names.iter().position(|n| n == name) {
+        Some(i) => i,
+        None => {
+            names.push(name.to_string());
+            names.len() - 1
+        }
+    };
+    let remapped = records
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.p1.engine = index(&r.p1.name);
+            r.p2.engine = index(&r.p2.name);
+            r
+        })
+        .collect();
+    (names, remapped)
+}
+
+/// The standings of the records, rated exactly as `arena tournament` rates them.
+pub fn standings(records: &[GameRecord]) -> (Vec<String>, Standings) {
+    let (names, remapped) = by_name(records);
+    let s = Standings::of(&names, &remapped);
+    (names, s)
+}
+
+/// Mean and spread per move number (the configuration's 1st, 2nd... searched move).
 #[derive(Clone, Debug, Default)]
 struct Series {
-    sums: Vec<(f64, u64)>,
+    /// Sum, sum of squares, count.
+    sums: Vec<(f64, f64, u64)>,
 }
 
 impl Series {
     fn add(&mut self, index: usize, value: f64) {
         if self.sums.len() <= index {
-            self.sums.resize(index + 1, (0.0, 0));
+            self.sums.resize(index + 1, (0.0, 0.0, 0));
         }
-        self.sums[index].0 += value;
-        self.sums[index].1 += 1;
+        let s = &mut self.sums[index];
+        s.0 += value;
+        s.1 += value * value;
+        s.2 += 1;
     }
 
-    fn means(&self) -> Vec<Option<f64>> {
+    /// Mean and standard deviation at each move number.
+    fn points(&self) -> Vec<Option<(f64, f64)>> {
         self.sums
             .iter()
-            .map(|&(s, n)| (n > 0).then(|| s / n as f64))
+            .map(|&(s, q, n)| {
+                (n > 0).then(|| {
+                    let mean = s / n as f64;
+                    (mean, (q / n as f64 - mean * mean).max(0.0).sqrt())
+                })
+            })
             .collect()
     }
 
@@ -42,7 +150,7 @@ impl Series {
         let (s, n) = self
             .sums
             .iter()
-            .fold((0.0, 0), |(s, n), &(a, b)| (s + a, n + b));
+            .fold((0.0, 0), |(s, n), &(a, _, b)| (s + a, n + b));
         (n > 0).then(|| s / n as f64)
     }
 }
@@ -54,11 +162,18 @@ pub struct ConfigStats {
     pub name: String,
     /// Games, wins, draws and losses against any opponent.
     pub results: Trinomial,
+    /// Results as the first player.
+    pub as_p1: Trinomial,
+    /// Results as the second player.
+    pub as_p2: Trinomial,
     /// Searched (non-book) moves.
     pub moves: u64,
     nodes: Series,
+    nps: Series,
     depth: Series,
+    seldepth: Series,
     time: Series,
+    clock: Series,
     score: Series,
 }
 
@@ -95,10 +210,17 @@ pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
                 }
             });
             if outcome.is_some() {
-                match record.winner {
-                    Some(w) if w == seat => stats.results.wins += 1,
-                    Some(_) => stats.results.losses += 1,
-                    None => stats.results.draws += 1,
+                let colour = if seat == Seat::P1 {
+                    &mut stats.as_p1
+                } else {
+                    &mut stats.as_p2
+                };
+                for t in [&mut stats.results, colour] {
+                    match record.winner {
+                        Some(w) if w == seat => t.wins += 1,
+                        Some(_) => t.losses += 1,
+                        None => t.draws += 1,
+                    }
                 }
             }
             let searched = record
@@ -110,11 +232,20 @@ pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
                 if let Some(n) = m.nodes {
                     stats.nodes.add(i, n as f64);
                 }
+                if let Some(n) = m.nps {
+                    stats.nps.add(i, n as f64);
+                }
                 if let Some(d) = m.depth {
                     stats.depth.add(i, f64::from(d));
                 }
+                if let Some(d) = m.seldepth {
+                    stats.seldepth.add(i, f64::from(d));
+                }
                 if let Some(t) = m.time_ms {
                     stats.time.add(i, t);
+                }
+                if let Some(c) = m.clock_ms {
+                    stats.clock.add(i, c as f64);
                 }
                 if let Some(s) = m.score {
                     let cp = match s {
@@ -133,60 +264,120 @@ pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
         .collect()
 }
 
-/// Escapes text for HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+/// Distinct line colours (Okabe–Ito palette, readable by colour-blind people).
+const COLOURS: [&str; 8] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442",
+];
+/// Dash patterns, so that lines that coincide still show as different.
+const DASHES: [&str; 4] = ["", "8 4", "2 3", "10 3 2 3"];
+/// Point markers.
+const MARKERS: [&str; 4] = ["circle", "square", "triangle", "diamond"];
+
+const W: f64 = 680.0;
+const H: f64 = 300.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 170.0;
+const TOP: f64 = 30.0;
+const BOTTOM: f64 = 45.0;
+
+/// "Nice" tick values covering `lo..=hi`: steps of 1, 2 or 5 times a power of ten.
+fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
+    let span = (hi - lo).max(1e-9);
+    let raw = span / want.max(1) as f64;
+    let power = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|s| span / s <= want as f64)
+        .unwrap_or(10.0 * power);
+    let mut t = (lo / step).ceil() * step;
+    let mut out = Vec::new();
+    while t <= hi + step * 1e-9 {
+        out.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
+        t += step;
     }
     out
 }
 
-/// Distinct line colours (Okabe–Ito palette, readable by colour-blind people).
-const COLOURS: [&str; 8] = [
-    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
-];
+/// A tick label: whole numbers as they are, thousands as `k`, millions as `M`.
+fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{}M", trim(v / 1e6))
+    } else if a >= 1e4 {
+        format!("{}k", trim(v / 1e3))
+    } else {
+        trim(v)
+    }
+}
 
-const W: f64 = 640.0;
-const H: f64 = 300.0;
-const LEFT: f64 = 70.0;
-const RIGHT: f64 = 160.0;
-const TOP: f64 = 30.0;
-const BOTTOM: f64 = 40.0;
+fn trim(v: f64) -> String {
+    let s = format!("{v:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
 
-/// A line chart, one line per configuration, x = move number, optionally log-scaled y.
-fn line_chart(title: &str, y_label: &str, lines: &[(&str, Vec<Option<f64>>)], log: bool) -> String {
+fn marker(kind: &str, x: f64, y: f64, colour: &str) -> String {
+    match kind {
+        "square" => format!("<rect x=\"{:.1}\" y=\"{:.1}\" width=\"6\" height=\"6\" fill=\"{colour}\"/>", x - 3.0, y - 3.0),
+        "triangle" => format!("<polygon points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/>", x, y - 4.0, x - 4.0, y + 3.0, x + 4.0, y + 3.0),
+        "diamond" => format!("<polygon points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/>", x, y - 4.0, x + 4.0, y, x, y + 4.0, x - 4.0, y),
+        _ => format!("<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{colour}\"/>"),
+    }
+}
+
+/// One line of a chart: a name and (mean, spread) per x from 1.
+type Line<'a> = (&'a str, Vec<Option<(f64, f64)>>);
+
+/// A line chart: x = move number, one line per configuration with its spread band,
+/// labelled axes with ticks, optionally a log-scaled y axis.
+fn line_chart(
+    id: &str,
+    title: &str,
+    y_label: &str,
+    x_label: &str,
+    lines: &[Line<'_>],
+    log: bool,
+) -> String {
     let f = |v: f64| if log { v.max(1.0).log10() } else { v };
-    let points: Vec<f64> = lines
+    let values: Vec<f64> = lines
         .iter()
-        .flat_map(|(_, v)| v.iter().flatten().map(|&x| f(x)))
+        .flat_map(|(_, v)| {
+            v.iter().flatten().flat_map(|&(m, s)| {
+                [
+                    f(m),
+                    f((m - s).max(if log { 1.0 } else { f64::MIN })),
+                    f(m + s),
+                ]
+            })
+        })
         .collect();
+    if values.is_empty() {
+        return format!(
+            "<figure id=\"{id}\"><figcaption>{}</figcaption><p>No data in the journal.</p></figure>",
+            escape(title)
+        );
+    }
     let mut svg = format!(
-        "<figure><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\">",
+        "<figure id=\"{id}\"><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\">",
+        escape(title),
         escape(title)
     );
-    if points.is_empty() {
-        svg.push_str("<text x=\"20\" y=\"40\">no data in the journal</text></svg></figure>");
-        return svg;
-    }
     let max_x = lines.iter().map(|(_, v)| v.len()).max().unwrap_or(1).max(2) as f64;
-    let (mut lo, mut hi) = points
+    let (mut lo, mut hi) = values
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
             (a.min(x), b.max(x))
         });
-    if !log {
-        lo = lo.min(0.0);
-    } else {
+    if log {
         lo = lo.floor();
         hi = hi.ceil();
+    } else if lo > 0.0 {
+        lo = 0.0;
     }
     if hi - lo < 1e-9 {
         hi = lo + 1.0;
@@ -195,48 +386,110 @@ fn line_chart(title: &str, y_label: &str, lines: &[(&str, Vec<Option<f64>>)], lo
     let ph = H - TOP - BOTTOM;
     let sx = |x: f64| LEFT + (x - 1.0) / (max_x - 1.0) * pw;
     let sy = |y: f64| TOP + (hi - y) / (hi - lo) * ph;
-    let _ = write!(
-        svg,
-        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>"
-    );
-    for i in 0..=4 {
-        let y = lo + (hi - lo) * f64::from(i) / 4.0;
+    let _ = write!(svg, "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>");
+    // y ticks: powers of ten on a log axis, nice steps otherwise.
+    let y_ticks: Vec<f64> = if log {
+        (lo as i64..=hi as i64).map(|e| e as f64).collect()
+    } else {
+        ticks(lo, hi, 5)
+    };
+    for y in y_ticks {
         let label = if log {
-            format!("{:.0}", 10f64.powf(y))
+            tick_label(10f64.powf(y))
         } else {
-            format!("{y:.1}")
+            tick_label(y)
         };
         let _ = write!(
             svg,
-            "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#eee\"/><text x=\"{2}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\">{label}</text>",
+            "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#e4e4e4\"/><line x1=\"{2:.1}\" x2=\"{LEFT}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#333\"/><text class=\"ytick\" x=\"{3:.1}\" y=\"{4:.1}\" font-size=\"11\" text-anchor=\"end\">{label}</text>",
             LEFT + pw,
             sy(y),
             LEFT - 4.0,
+            LEFT - 6.0,
             sy(y) + 4.0
+        );
+    }
+    // x counts moves or games: whole numbers only.
+    for x in ticks(1.0, max_x, 8)
+        .into_iter()
+        .filter(|x| *x >= 1.0 && x.fract() == 0.0)
+    {
+        let _ = write!(
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#333\"/><text class=\"xtick\" x=\"{0:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"middle\">{4}</text>",
+            sx(x),
+            TOP + ph,
+            TOP + ph + 4.0,
+            TOP + ph + 16.0,
+            tick_label(x)
         );
     }
     let _ = write!(
         svg,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">move number</text><text x=\"{LEFT}\" y=\"{:.1}\" font-size=\"12\">{}{}</text>",
+        "<text class=\"xlabel\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">{}</text><text class=\"ylabel\" transform=\"translate(16,{:.1}) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">{}{}</text>",
         LEFT + pw / 2.0,
         H - 8.0,
-        TOP - 10.0,
+        escape(x_label),
+        TOP + ph / 2.0,
         escape(y_label),
         if log { " (log scale)" } else { "" }
     );
-    for (i, (name, values)) in lines.iter().enumerate() {
+    for (i, (name, points)) in lines.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let path: Vec<String> = values
+        let dash = DASHES[i % DASHES.len()];
+        let mark = MARKERS[i % MARKERS.len()];
+        // The spread band: mean ± one standard deviation across games.
+        let upper: Vec<String> = points
             .iter()
             .enumerate()
-            .filter_map(|(x, v)| v.map(|v| format!("{:.1},{:.1}", sx(x as f64 + 1.0), sy(f(v)))))
+            .filter_map(|(x, p)| {
+                p.map(|(m, s)| format!("{:.1},{:.1}", sx(x as f64 + 1.0), sy(f(m + s))))
+            })
+            .collect();
+        let lower: Vec<String> = points
+            .iter()
+            .enumerate()
+            .rev()
+            .filter_map(|(x, p)| {
+                p.map(|(m, s)| {
+                    let low = if log { (m - s).max(1.0) } else { m - s };
+                    format!("{:.1},{:.1}", sx(x as f64 + 1.0), sy(f(low)))
+                })
+            })
+            .collect();
+        if upper.len() > 1 {
+            let _ = write!(
+                svg,
+                "<polygon class=\"band\" points=\"{} {}\" fill=\"{colour}\" fill-opacity=\"0.12\" stroke=\"none\"/>",
+                upper.join(" "),
+                lower.join(" ")
+            );
+        }
+        let path: Vec<(f64, f64)> = points
+            .iter()
+            .enumerate()
+            .filter_map(|(x, p)| p.map(|(m, _)| (sx(x as f64 + 1.0), sy(f(m)))))
             .collect();
         let _ = write!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
-            path.join(" "),
+            "<polyline class=\"series\" data-series=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"{dash}\" points=\"{}\"/>",
+            escape(name),
+            path.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
+        );
+        let every = (path.len() / 12).max(1);
+        for (x, y) in path.iter().skip(i % every).step_by(every) {
+            svg.push_str(&marker(mark, *x, *y, colour));
+        }
+        let ly = TOP + 14.0 + 18.0 * i as f64;
+        let _ = write!(
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{1:.1}\" y1=\"{2:.1}\" y2=\"{2:.1}\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"{dash}\"/>{3}<text x=\"{4:.1}\" y=\"{5:.1}\" font-size=\"12\" fill=\"{colour}\">{6}</text>",
             LEFT + pw + 8.0,
-            TOP + 14.0 + 16.0 * i as f64,
+            LEFT + pw + 30.0,
+            ly - 4.0,
+            marker(mark, LEFT + pw + 19.0, ly - 4.0, colour),
+            LEFT + pw + 34.0,
+            ly,
             escape(name)
         );
     }
@@ -244,122 +497,604 @@ fn line_chart(title: &str, y_label: &str, lines: &[(&str, Vec<Option<f64>>)], lo
     svg
 }
 
-/// Standings as horizontal bars: Elo against the field with its 95% interval.
-fn standings(configs: &[ConfigStats]) -> String {
-    let mut html = String::from(
-        "<table><tr><th>engine</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>Elo vs field (95%)</th><th>moves</th><th>nodes/move</th><th>depth/move</th><th>ms/move</th></tr>",
+/// An interval as text; an unbounded side says so instead of `± inf`.
+fn interval_text(e: &EloEstimate) -> String {
+    let fmt = |v: f64| trim_zero(format!("{v:+.1}"));
+    match (e.elo.is_finite(), e.lower.is_finite(), e.upper.is_finite()) {
+        (true, true, true) => format!("{} ± {:.1}", fmt(e.elo), e.error),
+        (_, true, false) => format!(
+            "{} (at least {} at 95%; no upper bound yet)",
+            if e.elo.is_finite() {
+                fmt(e.elo)
+            } else {
+                "all games won:".into()
+            },
+            fmt(e.lower)
+        ),
+        (_, false, true) => format!(
+            "{} (at most {} at 95%; no lower bound yet)",
+            if e.elo.is_finite() {
+                fmt(e.elo)
+            } else {
+                "all games lost:".into()
+            },
+            fmt(e.upper)
+        ),
+        _ => "no bound yet".into(),
+    }
+}
+
+fn trim_zero(s: String) -> String {
+    if s == "-0.0" || s == "+0.0" {
+        "0.0".into()
+    } else {
+        s
+    }
+}
+
+/// Horizontal interval bars: (name, estimate, lower, upper); an infinite end is drawn to
+/// the edge with an arrow and the word "unbounded".
+fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> String {
+    let finite = |v: f64| v.is_finite().then_some(v.abs());
+    let span = bars
+        .iter()
+        .flat_map(|b| [finite(b.1), finite(b.2), finite(b.3)])
+        .flatten()
+        .fold(10.0f64, f64::max)
+        * 1.1;
+    let h = 50.0 + 26.0 * bars.len() as f64;
+    let left = LEFT + 110.0;
+    let width = W - left - 40.0;
+    let cx = left + width / 2.0;
+    let sx = |e: f64| cx + (e.clamp(-span, span) / span) * width / 2.0;
+    let mut svg = format!(
+        "<figure id=\"{id}\"><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{h}\">",
+        escape(title)
     );
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}"))
-    };
-    let mut bars = Vec::new();
-    for c in configs {
-        let r = c.results;
-        let elo = r.elo();
-        let elo_text = match elo {
-            Some(e) if e.elo.is_finite() => format!("{:+.1} ± {:.1}", e.elo, e.error),
-            Some(e) => format!("{} (unbounded)", if e.elo > 0.0 { "+∞" } else { "−∞" }),
-            None => "–".into(),
-        };
-        if let Some(e) = elo.filter(|e| e.lower.is_finite() && e.upper.is_finite()) {
-            bars.push((c.name.as_str(), e.elo, e.lower, e.upper));
-        }
+    for t in ticks(-span, span, 6) {
         let _ = write!(
-            html,
-            "<tr class=\"config\" data-config=\"{}\" data-mean-nodes=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{elo_text}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&c.name),
-            opt(c.mean_nodes(), 1),
-            escape(&c.name),
-            r.games(),
-            r.wins,
-            r.draws,
-            r.losses,
-            if r.games() == 0 { 0.0 } else { 100.0 * r.points() / r.games() as f64 },
-            c.moves,
-            opt(c.mean_nodes(), 1),
-            opt(c.mean_depth(), 2),
-            opt(c.mean_time_ms(), 2),
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"10\" y2=\"{1:.1}\" stroke=\"{2}\"/><text class=\"xtick\" x=\"{0:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"middle\">{4}</text>",
+            sx(t),
+            h - 32.0,
+            if t == 0.0 { "#666" } else { "#e4e4e4" },
+            h - 20.0,
+            tick_label(t)
         );
     }
-    html.push_str("</table>");
-    if !bars.is_empty() {
-        let span = bars
-            .iter()
-            .map(|b| b.2.abs().max(b.3.abs()))
-            .fold(1.0f64, f64::max);
-        let h = 30.0 + 24.0 * bars.len() as f64;
-        let cx = LEFT + 100.0 + (W - LEFT - 100.0 - 40.0) / 2.0;
-        let half = (W - LEFT - 100.0 - 40.0) / 2.0;
-        let sx = |e: f64| cx + e / span * half;
+    let _ = write!(svg, "<text class=\"xlabel\" x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">Elo</text>", h - 4.0);
+    for (i, (name, elo, lo, hi)) in bars.iter().enumerate() {
+        let y = 24.0 + 26.0 * i as f64;
+        let colour = COLOURS[i % COLOURS.len()];
         let _ = write!(
-            html,
-            "<figure><figcaption>Elo against the field, 95% interval</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{h}\"><line x1=\"{cx}\" x2=\"{cx}\" y1=\"10\" y2=\"{}\" stroke=\"#999\"/><text x=\"{cx}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">0</text>",
-            h - 20.0,
-            h - 6.0
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/>",
+            left - 8.0,
+            y + 4.0,
+            escape(name),
+            sx(*lo),
+            sx(*hi)
         );
-        for (i, (name, elo, lo, hi)) in bars.iter().enumerate() {
-            let y = 24.0 + 24.0 * i as f64;
-            let colour = COLOURS[i % COLOURS.len()];
+        if !lo.is_finite() && !hi.is_finite() && lo == hi {
+            // Every game one way: no finite bound at all.
             let _ = write!(
-                html,
-                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{}</text><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><circle cx=\"{:.1}\" cy=\"{y}\" r=\"4\" fill=\"{colour}\"/>",
-                LEFT + 90.0,
+                svg,
+                "<text class=\"unbounded\" x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">every game {}: no finite estimate</text>",
                 y + 4.0,
-                escape(name),
-                sx(*lo),
-                sx(*hi),
+                if *lo > 0.0 { "won" } else { "lost" }
+            );
+            continue;
+        }
+        // An open end (the interval reaches a 0% or 100% score) is drawn to the edge
+        // with an arrow.
+        for (end, dir) in [(*lo, -1.0), (*hi, 1.0)] {
+            if end.is_infinite() && end.signum() == dir {
+                let x = sx(end);
+                let _ = write!(
+                    svg,
+                    "<polygon class=\"unbounded\" points=\"{:.1},{y} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">unbounded</text>",
+                    x + dir * 6.0,
+                    x,
+                    y - 5.0,
+                    x,
+                    y + 5.0,
+                    x - dir * 20.0,
+                    y - 7.0
+                );
+            }
+        }
+        if elo.is_finite() {
+            let _ = write!(
+                svg,
+                "<circle cx=\"{:.1}\" cy=\"{y}\" r=\"4\" fill=\"{colour}\"/>",
                 sx(*elo)
             );
         }
-        html.push_str("</svg></figure>");
     }
-    html
+    svg.push_str("</svg></figure>");
+    svg
 }
 
-/// The whole report page for the records of one journal.
-pub fn render(title: &str, records: &[GameRecord]) -> String {
-    let configs = gather(records);
-    let lines = |pick: fn(&ConfigStats) -> &Series| -> Vec<(&str, Vec<Option<f64>>)> {
-        configs
-            .iter()
-            .map(|c| (c.name.as_str(), pick(c).means()))
-            .collect()
+/// Time used against the clock left, one point per searched move on a clock (at most
+/// 1500 per configuration, evenly sampled): how each engine spends its time.
+fn time_against_clock(records: &[GameRecord], names: &[String]) -> String {
+    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); names.len()];
+    for r in records {
+        for m in r.moves.iter().filter(|m| !m.book) {
+            let (Some(seat), Some(clock), Some(used)) = (m.side, m.clock_ms, m.time_ms) else {
+                continue;
+            };
+            if let Some(i) = names.iter().position(|n| *n == r.player(seat).name) {
+                points[i].push((clock as f64, used));
+            }
+        }
+    }
+    if points.iter().all(Vec::is_empty) {
+        return "<figure id=\"chart-time-clock\"><figcaption>Time used against clock left</figcaption><p>No engine played on a clock.</p></figure>".into();
+    }
+    let max_x = points.iter().flatten().map(|p| p.0).fold(1.0, f64::max);
+    let max_y = points.iter().flatten().map(|p| p.1).fold(1.0, f64::max);
+    let pw = W - LEFT - RIGHT;
+    let ph = H - TOP - BOTTOM;
+    let sx = |x: f64| LEFT + x / max_x * pw;
+    let sy = |y: f64| TOP + ph - y / max_y * ph;
+    let mut svg = format!(
+        "<figure id=\"chart-time-clock\"><figcaption>Time used against clock left (one point per move)</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\"><rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>"
+    );
+    for t in ticks(0.0, max_y, 5) {
+        let _ = write!(svg, "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#e4e4e4\"/><text class=\"ytick\" x=\"{2:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\">{4}</text>", LEFT + pw, sy(t), LEFT - 6.0, sy(t) + 4.0, tick_label(t));
+    }
+    for t in ticks(0.0, max_x, 8) {
+        let _ = write!(svg, "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#333\"/><text class=\"xtick\" x=\"{0:.1}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"middle\">{4}</text>", sx(t), TOP + ph, TOP + ph + 4.0, TOP + ph + 16.0, tick_label(t));
+    }
+    for (i, (name, pts)) in names.iter().zip(&points).enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let mark = MARKERS[i % MARKERS.len()];
+        let every = (pts.len() / 1500).max(1);
+        let _ = write!(svg, "<g class=\"points\" data-series=\"{}\">", escape(name));
+        for (x, y) in pts.iter().step_by(every) {
+            svg.push_str(&marker(mark, sx(*x), sy(*y), colour));
+        }
+        svg.push_str("</g>");
+        let ly = TOP + 14.0 + 18.0 * i as f64;
+        let _ = write!(
+            svg,
+            "{}<text x=\"{:.1}\" y=\"{ly:.1}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
+            marker(mark, LEFT + pw + 19.0, ly - 4.0, colour),
+            LEFT + pw + 34.0,
+            escape(name)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text class=\"xlabel\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">clock left after the move (ms)</text><text class=\"ylabel\" transform=\"translate(16,{:.1}) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">time used (ms)</text></svg></figure>",
+        LEFT + pw / 2.0,
+        H - 8.0,
+        TOP + ph / 2.0
+    );
+    svg
+}
+
+/// A bar chart of game lengths (plies), in buckets.
+fn length_chart(records: &[GameRecord]) -> String {
+    let lengths: Vec<usize> = records.iter().map(|r| r.moves.len()).collect();
+    let Some(&max) = lengths.iter().max() else {
+        return String::new();
     };
+    let bucket = ticks(0.0, max as f64 + 1.0, 15)
+        .get(1)
+        .copied()
+        .unwrap_or(1.0)
+        .max(1.0) as usize;
+    let mut counts = vec![0u64; max / bucket + 1];
+    for l in &lengths {
+        counts[l / bucket] += 1;
+    }
+    let lines: Vec<Line<'_>> = Vec::new();
+    let _ = lines;
+    let top = *counts.iter().max().unwrap_or(&1) as f64;
+    let pw = W - LEFT - RIGHT;
+    let ph = H - TOP - BOTTOM;
+    let bw = pw / counts.len() as f64;
+    let mut svg = format!(
+        "<figure id=\"lengths\"><figcaption>Game lengths ({} games, mean {:.1} plies)</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\">",
+        lengths.len(),
+        lengths.iter().sum::<usize>() as f64 / lengths.len() as f64
+    );
+    let _ = write!(svg, "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#999\"/>");
+    for t in ticks(0.0, top, 5) {
+        let y = TOP + ph - t / top * ph;
+        let _ = write!(svg, "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#e4e4e4\"/><text class=\"ytick\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>", LEFT + pw, LEFT - 6.0, y + 4.0, tick_label(t));
+    }
+    for (i, c) in counts.iter().enumerate() {
+        let hgt = *c as f64 / top * ph;
+        let x = LEFT + i as f64 * bw;
+        let _ = write!(svg, "<rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{hgt:.1}\" fill=\"{}\"><title>{}-{} plies: {c} games</title></rect>", x + 1.0, TOP + ph - hgt, (bw - 2.0).max(1.0), COLOURS[0], i * bucket, (i + 1) * bucket - 1);
+        if counts.len() <= 16 || i % (counts.len() / 8).max(1) == 0 {
+            let _ = write!(svg, "<text class=\"xtick\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>", x + bw / 2.0, TOP + ph + 16.0, i * bucket);
+        }
+    }
+    let _ = write!(
+        svg,
+        "<text class=\"xlabel\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">plies (bucket start, {bucket} per bar)</text><text class=\"ylabel\" transform=\"translate(16,{:.1}) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">games</text></svg></figure>",
+        LEFT + pw / 2.0,
+        H - 8.0,
+        TOP + ph / 2.0
+    );
+    svg
+}
+
+/// The SPRT's LLR after each game of the two engines, with its bounds.
+fn sprt_chart(sprt: &Sprt, names: &[String], records: &[GameRecord], source: &str) -> String {
+    let mut summary = Summary::new([names[0].clone(), names[1].clone()]);
+    let mut llr = Vec::new();
+    for r in records {
+        summary.add(r);
+        llr.push(Some((sprt.llr_pentanomial(&summary.pentanomial), 0.0)));
+    }
+    let (lower, upper) = sprt.bounds();
+    let last = llr.last().copied().flatten().map_or(0.0, |p| p.0);
+    let verdict = match sprt.decide(last) {
+        Some(crate::sprt::Decision::AcceptH1) => "H1 accepted",
+        Some(crate::sprt::Decision::AcceptH0) => "H0 accepted",
+        None => "no decision yet",
+    };
+    let title = format!(
+        "SPRT [{}, {}] ({} Elo, alpha {}, beta {}; {source}), pentanomial LLR over the games: {last:.3} in ({lower:.3}, {upper:.3}), {verdict}",
+        sprt.elo0,
+        sprt.elo1,
+        match sprt.model {
+            Model::Normalized => "normalized",
+            Model::Logistic => "logistic",
+        },
+        sprt.alpha,
+        sprt.beta
+    );
+    let bound = |v: f64| vec![Some((v, 0.0)); llr.len().max(2)];
+    let lines: Vec<Line<'_>> = vec![
+        ("LLR", llr.clone()),
+        ("upper bound (H1)", bound(upper)),
+        ("lower bound (H0)", bound(lower)),
+    ];
+    line_chart(
+        "sprt",
+        &title,
+        "log-likelihood ratio",
+        "games",
+        &lines,
+        false,
+    )
+}
+
+/// The report page of `records` (from [`read_journals`]); `sprt` is the test to trace
+/// (`None`: the one in a tournament header, else `[0, 5]` normalized).
+pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> String {
+    let records = &journals.records;
+    let configs = gather(records);
+    let (names, standings) = standings(records);
     let mut specs: Vec<&str> = records.iter().map(|r| r.spec.as_str()).collect();
     specs.sort_unstable();
     specs.dedup();
     let mut html = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title><style>body{{font-family:sans-serif;margin:2em;max-width:60em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}td:first-child{{text-align:left}}figure{{margin:1em 0}}figcaption{{font-weight:bold}}</style></head><body><h1>{0}</h1><p>{1} games; game specs: {2}. Each line is the mean over the games of a configuration's n-th searched move.</p><h2>Standings</h2>",
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title><style>body{{font-family:sans-serif;margin:2em;max-width:64em}}table{{border-collapse:collapse;margin:0.5em 0}}td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}figure{{margin:1.5em 0}}figcaption{{font-weight:bold}}</style></head><body><h1>{0}</h1><p>{1} games; game specs: {2}.</p>",
         escape(title),
         records.len(),
         escape(&specs.join(", "))
     );
-    html.push_str(&standings(&configs));
-    html.push_str("<h2>Search per move</h2>");
+    // Ratings: exactly what arena tournament prints.
+    html.push_str("<h2>Standings</h2><p>Ratings fitted jointly (Bradley-Terry, draws as half points, centred on the field's mean, 95% error), as <code>arena tournament</code> prints them.</p><table id=\"standings\"><tr><th>rank</th><th>engine</th><th>rating</th><th>±</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>LOS next</th></tr>");
+    for (rank, s) in standings.ranking.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<tr class=\"standing\" data-engine=\"{0}\" data-elo=\"{2:.1}\"><td>{1}</td><td>{0}</td><td>{3}</td><td>{4:.1}</td><td>{5}</td><td>{6}</td><td>{7}</td><td>{8}</td><td>{9}</td><td>{10}</td></tr>",
+            escape(&s.name),
+            rank + 1,
+            s.elo,
+            trim_zero(format!("{:+.1}", s.elo)),
+            s.error,
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            if s.games > 0 { format!("{:.1}%", 100.0 * s.points / s.games as f64) } else { "–".into() },
+            s.los_next.map_or("–".into(), |l| format!("{:.1}%", l * 100.0))
+        );
+    }
+    html.push_str("</table>");
+    if standings.ratings.prior {
+        html.push_str("<p>Someone won or lost every game: one virtual draw per pairing was added so that the ratings are finite.</p>");
+    }
+    // The cross table in rank order.
+    let order: Vec<usize> = standings
+        .ranking
+        .iter()
+        .filter_map(|s| names.iter().position(|n| *n == s.name))
+        .collect();
+    html.push_str("<h2>Cross table</h2><p>Points of the row's engine against the column's, of the games they played, in rank order.</p><table id=\"cross-table\"><tr><th>engine</th>");
+    for (rank, _) in order.iter().enumerate() {
+        let _ = write!(html, "<th>#{}</th>", rank + 1);
+    }
+    html.push_str("</tr>");
+    for (rank, &i) in order.iter().enumerate() {
+        let _ = write!(html, "<tr><td>#{} {}</td>", rank + 1, escape(&names[i]));
+        for &j in &order {
+            let [w, d, l] = standings.cross[i][j];
+            let games = w + d + l;
+            let text = if i == j {
+                "–".to_string()
+            } else if games == 0 {
+                ".".into()
+            } else {
+                format!("{}/{games}", trim(w as f64 + d as f64 / 2.0))
+            };
+            let _ = write!(html, "<td>{text}</td>");
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</table>");
+    let bars: Vec<(String, f64, f64, f64)> = standings
+        .ranking
+        .iter()
+        .map(|s| (s.name.clone(), s.elo, s.elo - s.error, s.elo + s.error))
+        .collect();
+    html.push_str(&interval_chart(
+        "ratings",
+        "Ratings with their 95% intervals (centred on the field)",
+        &bars,
+    ));
+    // Two engines: the match's numbers.
+    if names.len() == 2 {
+        let mut summary = Summary::new([names[0].clone(), names[1].clone()]);
+        let (_, remapped) = by_name(records);
+        remapped.iter().for_each(|r| summary.add(r));
+        let _ = write!(
+            html,
+            "<h2>{} against {}</h2><pre id=\"match-summary\">{}</pre>",
+            escape(&names[0]),
+            escape(&names[1]),
+            summary
+                .render()
+                .lines()
+                .map(escape)
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        let mut pair_bars = Vec::new();
+        if let Some(e) = summary.trinomial.elo() {
+            let _ = write!(
+                html,
+                "<p>Elo difference ({} minus {}), games: {}",
+                escape(&names[0]),
+                escape(&names[1]),
+                escape(&interval_text(&e))
+            );
+            pair_bars.push(("games".to_string(), e.elo, e.lower, e.upper));
+        }
+        if let Some(e) = summary.pentanomial.elo() {
+            let _ = write!(html, "; pairs: {}</p>", escape(&interval_text(&e)));
+            pair_bars.push(("pairs".to_string(), e.elo, e.lower, e.upper));
+        }
+        html.push_str(&interval_chart(
+            "elo-difference",
+            &format!(
+                "Elo difference {} minus {}, 95% interval",
+                names[0], names[1]
+            ),
+            &pair_bars,
+        ));
+        let (sprt, source) = match (sprt, journals.headers.iter().find_map(|h| h.sprt.clone())) {
+            (Some(s), _) => (s, "as given".to_string()),
+            (None, Some(text)) => match Sprt::parse(std::slice::from_ref(&text)) {
+                Ok(s) => (s, "from the tournament's header".to_string()),
+                Err(_) => (default_sprt(), "the default".to_string()),
+            },
+            (None, None) => (
+                default_sprt(),
+                "the default; arena report --sprt to change".to_string(),
+            ),
+        };
+        html.push_str(&sprt_chart(&sprt, &names, &remapped, &source));
+    }
+    // Per engine.
+    html.push_str("<h2>Engines</h2><table id=\"engines\"><tr><th>engine</th><th>games</th><th>as first player W/D/L</th><th>as second player W/D/L</th><th>moves</th><th>nodes/move</th><th>nps</th><th>depth</th><th>seldepth</th><th>ms/move</th></tr>");
+    let opt = |v: Option<f64>, digits: usize| {
+        v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}"))
+    };
+    for c in &configs {
+        let wdl = |t: &Trinomial| format!("{}/{}/{}", t.wins, t.draws, t.losses);
+        let _ = write!(
+            html,
+            "<tr class=\"config\" data-config=\"{}\" data-mean-nodes=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&c.name),
+            opt(c.mean_nodes(), 1),
+            escape(&c.name),
+            c.results.games(),
+            wdl(&c.as_p1),
+            wdl(&c.as_p2),
+            c.moves,
+            opt(c.mean_nodes(), 1),
+            opt(c.nps.overall(), 0),
+            opt(c.mean_depth(), 2),
+            opt(c.seldepth.overall(), 2),
+            opt(c.mean_time_ms(), 2),
+        );
+    }
+    html.push_str("</table>");
+    html.push_str("<h2>Search per move</h2><p>Each line is the mean over the games of a configuration's n-th searched move; the band is one standard deviation either side.</p>");
+    let lines = |pick: fn(&ConfigStats) -> &Series| -> Vec<Line<'_>> {
+        configs
+            .iter()
+            .map(|c| (c.name.as_str(), pick(c).points()))
+            .collect()
+    };
+    let x = "the configuration's n-th searched move";
     html.push_str(&line_chart(
+        "chart-nodes",
         "Nodes per move",
         "nodes",
+        x,
         &lines(|c| &c.nodes),
         true,
     ));
     html.push_str(&line_chart(
+        "chart-nps",
+        "Nodes per second",
+        "nps",
+        x,
+        &lines(|c| &c.nps),
+        true,
+    ));
+    html.push_str(&line_chart(
+        "chart-depth",
         "Depth per move",
-        "depth",
+        "depth (plies)",
+        x,
         &lines(|c| &c.depth),
         false,
     ));
     html.push_str(&line_chart(
-        "Time per move",
+        "chart-seldepth",
+        "Selective depth per move",
+        "seldepth (plies)",
+        x,
+        &lines(|c| &c.seldepth),
+        false,
+    ));
+    html.push_str(&line_chart(
+        "chart-time",
+        "Time used per move",
         "ms",
+        x,
         &lines(|c| &c.time),
         false,
     ));
     html.push_str(&line_chart(
-        "Score over the game (mover's view, centi-units; wins/losses at ±1000)",
-        "score",
+        "chart-clock",
+        "Clock left after the move (engines on a clock)",
+        "ms",
+        x,
+        &lines(|c| &c.clock),
+        false,
+    ));
+    html.push_str(&line_chart(
+        "chart-score",
+        "Score over the game (mover's view; wins and losses at ±10.00)",
+        "centi-units",
+        x,
         &lines(|c| &c.score),
         false,
     ));
+    let config_names: Vec<String> = configs.iter().map(|c| c.name.clone()).collect();
+    html.push_str(&time_against_clock(records, &config_names));
+    html.push_str(&length_chart(records));
     html.push_str("</body></html>\n");
     html
+}
+
+/// fastchess's usual test when none is given: `[0, 5]`, normalized, α = β = 0.05.
+fn default_sprt() -> Sprt {
+    Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: Model::Normalized,
+    }
+}
+
+/// The report page of some game records (one journal, as `arena serve` reads it).
+pub fn render(title: &str, records: &[GameRecord]) -> String {
+    render_with(
+        title,
+        &Journals {
+            records: records.to_vec(),
+            headers: Vec::new(),
+        },
+        None,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_ticks() {
+        assert_eq!(ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(
+            ticks(1.0, 38.0, 8),
+            vec![5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0]
+        );
+        assert_eq!(tick_label(25_000.0), "25k");
+        assert_eq!(tick_label(3_000_000.0), "3M");
+        assert_eq!(tick_label(-0.0), "0");
+    }
+
+    #[test]
+    fn time_against_clock_has_a_point_per_move_on_a_clock() {
+        let record: GameRecord = serde_json::from_value(serde_json::json!({
+            "version": 1, "run": "r", "game": 0, "pair": 0, "spec": "tictactoe",
+            "p1": {"name": "a", "engine": 0, "tc": "tc=1+0"},
+            "p2": {"name": "b", "engine": 1, "tc": "depth=2"},
+            "opening": {"position": null, "moves": []},
+            "moves": [
+                {"ply": 1, "side": "p1", "mv": "b2", "time_ms": 100.0, "clock_ms": 900},
+                {"ply": 2, "side": "p2", "mv": "a1", "time_ms": 5.0},
+                {"ply": 3, "side": "p1", "mv": "c3", "time_ms": 300.0, "clock_ms": 600}
+            ],
+            "result": "*", "winner": null, "termination": {"kind": "interrupted"},
+            "reason": "", "final_position": "", "started_unix_ms": 0, "duration_ms": 0
+        }))
+        .unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let svg = time_against_clock(&[record], &names);
+        let a = svg.split("data-series=\"a\">").nth(1).unwrap();
+        assert_eq!(a[..a.find("</g>").unwrap()].matches("<circle").count(), 2);
+        let b = svg.split("data-series=\"b\">").nth(1).unwrap();
+        assert_eq!(b[..b.find("</g>").unwrap()].matches("<rect").count(), 0);
+        assert!(svg.contains("clock left after the move (ms)") && svg.contains("time used (ms)"));
+    }
+
+    #[test]
+    fn one_sided_intervals_are_drawn_to_their_bound() {
+        let inf = f64::INFINITY;
+        let svg = interval_chart(
+            "x",
+            "t",
+            &[
+                ("open".into(), 250.0, 80.0, inf),
+                ("closed".into(), 10.0, -20.0, 40.0),
+                ("sweep".into(), inf, inf, inf),
+            ],
+        );
+        assert_eq!(
+            svg.matches("<polygon class=\"unbounded\"").count(),
+            1,
+            "{svg}"
+        );
+        assert!(svg.contains("every game won: no finite estimate"));
+        assert!(!svg.contains("inf") && !svg.contains("NaN"), "{svg}");
+    }
+
+    #[test]
+    fn one_sided_intervals_say_so() {
+        let all = Trinomial {
+            wins: 6,
+            losses: 0,
+            draws: 0,
+        }
+        .elo()
+        .unwrap();
+        let text = interval_text(&all);
+        assert!(!text.contains("inf"), "{text}");
+        let some = Trinomial {
+            wins: 9,
+            losses: 0,
+            draws: 1,
+        }
+        .elo()
+        .unwrap();
+        let text = interval_text(&some);
+        assert!(text.contains("no upper bound"), "{text}");
+    }
 }

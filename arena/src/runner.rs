@@ -10,7 +10,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::{mpsc, watch};
 
-use crate::record::{complete_lines, game_text, ptn_text, transcript_text, GameRecord, Journal};
+use crate::pgn::{game_text, pgn_game, ptn_game, RecordFiles};
+use crate::record::{complete_lines, transcript_text, GameRecord, Journal};
 use crate::referee::{
     close_live_dir, open_live_dir, play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings,
 };
@@ -41,11 +42,15 @@ pub struct MatchConfig {
     pub report_every: u64,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Print nothing (not even that earlier games are resumed): the caller reports.
+    pub quiet: bool,
     /// Stop starting games once this test decides (from the pentanomial counts).
     pub sprt: Option<Sprt>,
     /// Fingerprint of the match: written into every record; games of the journal that
     /// carry it are not played again (a killed match resumes).
     pub fingerprint: String,
+    /// The run's PGN file and its tags.
+    pub records: RecordFiles,
 }
 
 /// How a match ended.
@@ -82,8 +87,8 @@ pub async fn run_match(
     let pending: Vec<u64> = (0..config.schedule.games)
         .filter(|g| !done.contains(g))
         .collect();
-    if !earlier.is_empty() {
-        println!(
+    if !earlier.is_empty() && !config.quiet {
+        crate::outln!(
             "Resuming: {} games of this match already in {}, {} to play",
             earlier.len(),
             config.journal.display(),
@@ -167,10 +172,10 @@ pub async fn run_match(
     };
     let mut sprt_decision = None;
     while let Some(mut output) = rx.recv().await {
-        if let Err(e) = write_game_files(&mut output, &config.run_dir) {
+        output.record.fingerprint = Some(config.fingerprint.clone());
+        if let Err(e) = write_game_files(&mut output, &config.run_dir, &config.records) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
         }
-        output.record.fingerprint = Some(config.fingerprint.clone());
         journal.append(&output.record)?;
         summary.add(&output.record);
         if let (Some(sprt), None) = (config.sprt, sprt_decision) {
@@ -188,7 +193,7 @@ pub async fn run_match(
             && done < config.schedule.games
         {
             let text = summary.render();
-            bar.suspend(|| println!("--- after {done} games ---\n{text}"));
+            bar.suspend(|| crate::outln!("--- after {done} games ---\n{text}"));
         }
     }
     for h in handles {
@@ -231,12 +236,19 @@ fn earlier_games(path: &std::path::Path, fingerprint: &str) -> anyhow::Result<Ve
     Ok(games)
 }
 
-/// Writes a finished game's file (and transcript, if any) under `run_dir/games` and
-/// fills in their names, relative to the output directory, in the record.
+/// Writes a finished game's files under `run_dir`: its own file `games/game-NNNNN.txt`
+/// (PGN and the final board), the transcript if any, and appends it to the run's PGN file
+/// (and, for Tak, the run's PTN file `games.ptn`); fills in their names, relative to the
+/// output directory, in the record.
 ///
 /// # Errors
-/// The I/O error writing the game file (the record then names no game file).
-pub fn write_game_files(output: &mut GameOutput, run_dir: &std::path::Path) -> std::io::Result<()> {
+/// The I/O error writing the game file or the run's PGN (the record then names no game
+/// file).
+pub fn write_game_files(
+    output: &mut GameOutput,
+    run_dir: &std::path::Path,
+    records: &RecordFiles,
+) -> std::io::Result<()> {
     let games_dir = run_dir.join("games");
     let stem = format!("game-{:05}", output.record.game);
     output.record.game_file = Some(format!("{}/games/{stem}.txt", dir_name(run_dir)));
@@ -248,16 +260,22 @@ pub fn write_game_files(output: &mut GameOutput, run_dir: &std::path::Path) -> s
                 Some(format!("{}/games/{stem}.transcript.txt", dir_name(run_dir)));
         }
     }
-    if let Some(ptn) = ptn_text(&output.record) {
-        let name = format!("{stem}.ptn");
-        if std::fs::write(games_dir.join(&name), ptn).is_ok() {
-            output.record.ptn_file = Some(format!("{}/games/{name}", dir_name(run_dir)));
+    if let Some(ptn) = ptn_game(&output.record, &records.tags) {
+        if crate::pgn::append(&run_dir.join("games.ptn"), &ptn).is_ok() {
+            output.record.ptn_file = Some(format!("{}/games.ptn", dir_name(run_dir)));
         }
     }
-    let text = game_text(&output.record, &output.final_board);
+    let pgn_path = records
+        .pgn
+        .clone()
+        .unwrap_or_else(|| run_dir.join("games.pgn"));
+    let pgn = crate::pgn::append(&pgn_path, &pgn_game(&output.record, &records.tags));
+    let text = game_text(&output.record, &output.final_board, &records.tags);
+    std::fs::create_dir_all(&games_dir)?;
     std::fs::write(games_dir.join(format!("{stem}.txt")), text).inspect_err(|_| {
         output.record.game_file = None;
-    })
+    })?;
+    pgn
 }
 
 fn dir_name(path: &std::path::Path) -> String {

@@ -92,7 +92,7 @@ pub enum OpeningError {
         path: String,
     },
     /// The option is not `start`, `random:PLIES` or `file:PATH`.
-    #[error("bad --openings '{0}': use start, random:PLIES or file:PATH")]
+    #[error("bad --openings '{0}': use start, random:PLIES, file:PATH, epd:PATH or pgn:PATH")]
     Syntax(String),
 }
 
@@ -114,7 +114,165 @@ impl Openings {
         if let Some(path) = text.strip_prefix("file:") {
             return Openings::read_file(Path::new(path), spec);
         }
+        if let Some(path) = text.strip_prefix("epd:") {
+            return Openings::read_epd(Path::new(path), spec);
+        }
+        if let Some(path) = text.strip_prefix("pgn:") {
+            return Openings::read_pgn(Path::new(path), spec);
+        }
         Err(OpeningError::Syntax(text.to_string()))
+    }
+
+    /// A list cut to its first `plies` moves each (fastchess `plies=`) and starting at
+    /// opening `start` (1-based, fastchess `start=`); other kinds are returned as they are.
+    ///
+    /// # Errors
+    /// `start` beyond the list.
+    pub fn trimmed(self, plies: Option<u32>, start: Option<u64>) -> Result<Openings, String> {
+        let Openings::List(mut list) = self else {
+            return Ok(self);
+        };
+        if let Some(p) = plies {
+            for o in &mut list {
+                o.moves.truncate(p as usize);
+            }
+        }
+        if let Some(s) = start {
+            if s == 0 || s as usize > list.len() {
+                return Err(format!(
+                    "--opening-start {s}: the list has openings 1 to {}",
+                    list.len()
+                ));
+            }
+            list.rotate_left(s as usize - 1);
+        }
+        Ok(Openings::List(list))
+    }
+
+    fn read_text(path: &Path) -> Result<(String, String), OpeningError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|error| OpeningError::Io {
+            path: name.clone(),
+            error,
+        })?;
+        Ok((name, text))
+    }
+
+    /// Reads an EPD-style file: one position per line, anything after a `;` (EPD
+    /// operations such as `id "..."`) ignored.
+    ///
+    /// # Errors
+    /// [`OpeningError`] for unreadable files and invalid positions.
+    pub fn read_epd(path: &Path, spec: &GameSpec) -> Result<Openings, OpeningError> {
+        let (name, text) = Self::read_text(path)?;
+        let mut list = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split(';').next().unwrap_or("").trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let opening = Opening {
+                position: Some(line.to_string()),
+                moves: Vec::new(),
+            };
+            list.push(
+                validate_opening(&opening, spec).map_err(|reason| OpeningError::Bad {
+                    path: name.clone(),
+                    line: i + 1,
+                    reason,
+                })?,
+            );
+        }
+        if list.is_empty() {
+            return Err(OpeningError::Empty { path: name });
+        }
+        Ok(Openings::List(list))
+    }
+
+    /// Reads the games of a PGN file as openings: each game's `FEN` tag (if any) and its
+    /// moves, without comments, variations, move numbers, annotations or the result. The
+    /// arena's own PGN files read back this way.
+    ///
+    /// # Errors
+    /// [`OpeningError`] for unreadable files and games the rules refuse.
+    pub fn read_pgn(path: &Path, spec: &GameSpec) -> Result<Openings, OpeningError> {
+        let (name, text) = Self::read_text(path)?;
+        let mut list = Vec::new();
+        let mut current: Option<(usize, Opening)> = None;
+        let mut in_moves = false;
+        let mut depth_comment = false;
+        let mut depth_variation = 0usize;
+        let finish = |current: &mut Option<(usize, Opening)>,
+                      list: &mut Vec<Opening>|
+         -> Result<(), OpeningError> {
+            if let Some((line, o)) = current.take() {
+                list.push(
+                    validate_opening(&o, spec).map_err(|reason| OpeningError::Bad {
+                        path: name.clone(),
+                        line,
+                        reason,
+                    })?,
+                );
+            }
+            Ok(())
+        };
+        for (i, raw) in text.lines().enumerate() {
+            if raw.starts_with('%') {
+                continue;
+            }
+            let line = raw.trim();
+            if !depth_comment && line.starts_with('[') {
+                if in_moves {
+                    finish(&mut current, &mut list)?;
+                    in_moves = false;
+                }
+                let game = current.get_or_insert_with(|| (i + 1, Opening::default()));
+                if let Some(rest) = line.strip_prefix("[FEN \"") {
+                    game.1.position = Some(rest.trim_end_matches("\"]").to_string());
+                }
+                continue;
+            }
+            let mut token = String::new();
+            let mut tokens = Vec::new();
+            for c in line.chars().chain(std::iter::once(' ')) {
+                match c {
+                    _ if depth_comment => depth_comment = c != '}',
+                    '{' => depth_comment = true,
+                    ';' if depth_variation == 0 => break,
+                    '(' => depth_variation += 1,
+                    ')' => depth_variation = depth_variation.saturating_sub(1),
+                    _ if depth_variation > 0 => {}
+                    c if c.is_whitespace() => tokens.push(std::mem::take(&mut token)),
+                    c => token.push(c),
+                }
+            }
+            tokens.push(token);
+            for t in tokens {
+                // A move number (`12.`, `12...`) and the move glued to it (`1.b2`); a
+                // Tak move may itself start with a digit (`3a1>12`).
+                let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let t = if digits > 0 && t[digits..].starts_with('.') {
+                    t[digits..].trim_start_matches('.')
+                } else {
+                    t.as_str()
+                };
+                if t.is_empty() || t.starts_with('$') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&t)
+                {
+                    continue;
+                }
+                in_moves = true;
+                current
+                    .get_or_insert_with(|| (i + 1, Opening::default()))
+                    .1
+                    .moves
+                    .push(t.to_string());
+            }
+        }
+        finish(&mut current, &mut list)?;
+        if list.is_empty() {
+            return Err(OpeningError::Empty { path: name });
+        }
+        Ok(Openings::List(list))
     }
 
     /// Reads an opening file: one opening per line; `#` starts a comment. A line is
@@ -374,6 +532,42 @@ mod tests {
         std::fs::write(&path, "b2 b2\n").unwrap();
         let err = Openings::read_file(&path, &ttt()).unwrap_err().to_string();
         assert!(err.contains(":1:"), "{err}");
+    }
+
+    #[test]
+    fn epd_and_pgn_books() {
+        let dir = tempfile::tempdir().unwrap();
+        let epd = dir.path().join("b.epd");
+        std::fs::write(&epd, "3/1x1/3 o; id \"centre\"\n\n3/3/3 x\n").unwrap();
+        let Openings::List(list) =
+            Openings::parse(&format!("epd:{}", epd.display()), &ttt()).unwrap()
+        else {
+            panic!("a list");
+        };
+        assert_eq!(list[0].position.as_deref(), Some("3/1x1/3 o"));
+        assert_eq!(list.len(), 2);
+        // Two games as the arena writes them: comments, numbers, results, an escape line.
+        let pgn = dir.path().join("b.pgn");
+        std::fs::write(
+            &pgn,
+            "[Event \"x\"]\n[Result \"1-0\"]\n\n1. b2 {book} a1 {+0.10/3 0.010s, pv=\"a1 c3\"}\n2. c3 (2. a3 c1) $1 1-0\n% board\n\n\
+             [Event \"y\"]\n[SetUp \"1\"]\n[FEN \"3/1x1/3 o\"]\n\n1... a1 ; a line comment c1\n*\n",
+        )
+        .unwrap();
+        let Openings::List(list) =
+            Openings::parse(&format!("pgn:{}", pgn.display()), &ttt()).unwrap()
+        else {
+            panic!("a list");
+        };
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].moves, vec!["b2", "a1", "c3"]);
+        assert_eq!(list[1].position.as_deref(), Some("3/1x1/3 o"));
+        assert_eq!(list[1].moves, vec!["a1"]);
+        let Openings::List(cut) = Openings::List(list).trimmed(Some(2), Some(2)).unwrap() else {
+            panic!("a list");
+        };
+        assert_eq!(cut[0].moves, vec!["a1"]);
+        assert_eq!(cut[1].moves, vec!["b2", "a1"]);
     }
 
     #[test]

@@ -119,21 +119,23 @@ impl Summary {
 
     /// The summary as text, several lines.
     pub fn render(&self) -> String {
-        let [a, b] = &self.names;
+        // Names come from command lines and file names: shown with controls escaped.
+        let a = crate::safe_text::display(&self.names[0]);
+        let b = crate::safe_text::display(&self.names[1]);
         let t = &self.trinomial;
         let mut out = String::new();
         let scored = t.games();
         let _ = writeln!(
             out,
-            "Games {scored} scored{}: {a} {} wins, {} draws, {} losses (W/D/L from {a}'s view)",
+            "Games {scored} scored{}: {a} {}, {}, {} (W/D/L from {a}'s view)",
             if self.interrupted > 0 {
                 format!(" ({} interrupted)", self.interrupted)
             } else {
                 String::new()
             },
-            t.wins,
-            t.draws,
-            t.losses
+            count(t.wins, "win", "wins"),
+            count(t.draws, "draw", "draws"),
+            count(t.losses, "loss", "losses")
         );
         if let Some(e) = t.elo() {
             let _ = writeln!(
@@ -183,7 +185,7 @@ impl Summary {
             let _ = writeln!(
                 out,
                 "{:<20} {} moves, avg depth {}, {} nodes/move, {:.2} ms/move, {} nps{}",
-                self.names[i],
+                crate::safe_text::display(&self.names[i]),
                 e.moves,
                 na(per(e.depth_sum as f64, e.depth_moves), 1),
                 na(per(e.nodes_sum as f64, e.nodes_moves), 0),
@@ -234,24 +236,49 @@ fn na(v: f64, decimals: usize) -> String {
     }
 }
 
-fn nelo_text(e: &EloEstimate) -> String {
-    if e.nelo.is_finite() && e.nelo_error.is_finite() {
-        format!("{:+.2} ± {:.2}", e.nelo, e.nelo_error)
+/// `1 win`, `2 wins`.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A signed number with two decimals that never shows `-0.00`.
+pub fn signed(v: f64) -> String {
+    let text = format!("{v:+.2}");
+    if text == "-0.00" {
+        "+0.00".into()
     } else {
-        format!("{}inf", if e.nelo > 0.0 { "+" } else { "-" })
+        text
     }
 }
 
-fn elo_text(e: &EloEstimate) -> String {
-    if e.elo.is_infinite() {
-        format!(
-            "{}inf (all games one way)",
-            if e.elo > 0.0 { "+" } else { "-" }
-        )
-    } else if e.error.is_nan() || e.error.is_infinite() {
-        format!("{:+.2} ± inf", e.elo)
+fn nelo_text(e: &EloEstimate) -> String {
+    if e.nelo.is_finite() && e.nelo_error.is_finite() {
+        format!("{} ± {:.2}", signed(e.nelo), e.nelo_error)
     } else {
-        format!("{:+.2} ± {:.2}", e.elo, e.error)
+        "unbounded (every game the same result)".into()
+    }
+}
+
+/// Elo with its 95% interval; an interval that reaches a 0% or 100% score is one-sided
+/// and says so (never `± inf`).
+pub fn elo_text(e: &EloEstimate) -> String {
+    match (e.elo.is_finite(), e.lower.is_finite(), e.upper.is_finite()) {
+        _ if e.score >= 1.0 && !e.lower.is_finite() => "all games won: no finite estimate".into(),
+        _ if e.score <= 0.0 && !e.upper.is_finite() => "all games lost: no finite estimate".into(),
+        (true, true, true) => format!("{} ± {:.2}", signed(e.elo), e.error),
+        (false, true, _) => format!("all games won: at least {} (95%)", signed(e.lower)),
+        (false, _, true) => format!("all games lost: at most {} (95%)", signed(e.upper)),
+        (true, true, false) => format!(
+            "{}, at least {} (95%; no upper bound yet)",
+            signed(e.elo),
+            signed(e.lower)
+        ),
+        (true, false, true) => format!(
+            "{}, at most {} (95%; no lower bound yet)",
+            signed(e.elo),
+            signed(e.upper)
+        ),
+        _ => "no bound yet".into(),
     }
 }
 
@@ -261,5 +288,48 @@ pub fn seat_of_engine(record: &GameRecord, engine: usize) -> Seat {
         Seat::P1
     } else {
         Seat::P2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Trinomial;
+
+    #[test]
+    fn words_and_numbers_for_people() {
+        assert_eq!(count(1, "loss", "losses"), "1 loss");
+        assert_eq!(count(0, "loss", "losses"), "0 losses");
+        assert_eq!(signed(-0.001), "+0.00");
+        assert_eq!(signed(-0.006), "-0.01");
+        let even = Trinomial {
+            wins: 0,
+            losses: 0,
+            draws: 4,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!(elo_text(&even), "+0.00 ± 0.00");
+        // 9 wins and a draw: the interval reaches a 100% score, so it has no upper end.
+        let sweep = Trinomial {
+            wins: 9,
+            losses: 0,
+            draws: 1,
+        }
+        .elo()
+        .unwrap();
+        let text = elo_text(&sweep);
+        assert!(
+            text.contains("no upper bound") && !text.contains("inf"),
+            "{text}"
+        );
+        let all = Trinomial {
+            wins: 5,
+            losses: 0,
+            draws: 0,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!(elo_text(&all), "all games won: no finite estimate");
     }
 }

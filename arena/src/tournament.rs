@@ -58,6 +58,14 @@ impl Format {
         }
     }
 
+    /// `round-robin` or `gauntlet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+
     /// The pairings of one round for `n` engines, in a fixed order.
     pub fn pairings(self, n: usize) -> Vec<(usize, usize)> {
         match self {
@@ -158,6 +166,9 @@ pub struct Header {
     pub games: u64,
     /// What the fingerprint was computed from, for people.
     pub description: String,
+    /// The `--sprt` of the run, as given, for `arena report`'s trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -202,6 +213,31 @@ pub fn describe(
         );
     }
     d
+}
+
+/// What differs between two descriptions (`key=value` items separated by `; `), in
+/// words: `rounds=2 in the journal, rounds=3 now`.
+fn differences(journal: &str, now: &str) -> String {
+    let before: Vec<&str> = journal.split("; ").collect();
+    let after: Vec<&str> = now.split("; ").collect();
+    let mut out = Vec::new();
+    for (i, item) in after.iter().enumerate() {
+        if before.get(i) != Some(item) {
+            let old = before.get(i).copied().unwrap_or("(nothing)");
+            out.push(format!("{old} in the journal, {item} now"));
+        }
+    }
+    if after.len() < before.len() {
+        out.push(format!(
+            "{} more setting(s) in the journal",
+            before.len() - after.len()
+        ));
+    }
+    if out.is_empty() {
+        "its settings differ".into()
+    } else {
+        out.join("; ")
+    }
 }
 
 /// A journal as read back.
@@ -278,6 +314,8 @@ pub struct TournamentConfig {
     pub report_every: u64,
     /// Stop when this test decides (two engines only).
     pub sprt: Option<Sprt>,
+    /// The run's PGN file and its tags.
+    pub records: crate::pgn::RecordFiles,
 }
 
 /// How a tournament ended.
@@ -309,12 +347,9 @@ fn open_journal(config: &TournamentConfig) -> anyhow::Result<(Journal, Vec<GameR
         if let Some(h) = contents.header {
             if h.fingerprint != config.header.fingerprint {
                 bail!(
-                    "{} belongs to another tournament (fingerprint {} here, {} now): the engines, game, openings, seed, rounds or format differ; use another --journal or --out\n  journal: {}\n  now:     {}",
+                    "{} holds another tournament: {}. Run the same command as before to resume it, or give another --out (or --journal) for this one",
                     path.display(),
-                    h.fingerprint,
-                    config.header.fingerprint,
-                    h.description,
-                    config.header.description
+                    differences(&h.description, &config.header.description)
                 );
             }
             if h.shard != config.shard {
@@ -355,12 +390,13 @@ pub async fn run_tournament(
     config: TournamentConfig,
     cancel: watch::Receiver<bool>,
 ) -> anyhow::Result<TournamentOutcome> {
+    // The journal first: a run it refuses leaves no folder behind.
+    let (mut journal, mut games) = open_journal(&config)?;
     std::fs::create_dir_all(config.run_dir.join("games"))?;
     if let Some(logs) = &config.referee.log_dir {
         std::fs::create_dir_all(logs)?;
     }
     crate::referee::open_live_dir(&config.referee);
-    let (mut journal, mut games) = open_journal(&config)?;
     let resumed = games.len();
     let played: std::collections::HashSet<u64> = games.iter().map(|g| g.game).collect();
     let pending: Vec<u64> = (0..config.schedule.games())
@@ -368,7 +404,7 @@ pub async fn run_tournament(
         .collect();
     let total = resumed as u64 + pending.len() as u64;
     if resumed > 0 {
-        println!(
+        crate::outln!(
             "Resuming: {resumed} games already in {}, {} to play",
             config.journal.display(),
             pending.len()
@@ -476,7 +512,7 @@ pub async fn run_tournament(
             // Interrupted: not finished, so not journaled; a resumed run plays it again.
             continue;
         }
-        if let Err(e) = write_game_files(&mut output, &config.run_dir) {
+        if let Err(e) = write_game_files(&mut output, &config.run_dir, &config.records) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
         }
         journal.append(&output.record)?;
@@ -496,7 +532,7 @@ pub async fn run_tournament(
         let done = games.len() as u64;
         if config.report_every > 0 && done.is_multiple_of(config.report_every) && done < total {
             let text = Standings::of(&names, &games).render();
-            bar.suspend(|| println!("--- after {done} of {total} games ---\n{text}"));
+            bar.suspend(|| crate::outln!("--- after {done} of {total} games ---\n{text}"));
         }
     }
     for h in handles {
@@ -671,18 +707,27 @@ impl Standings {
         }
         let _ = writeln!(
             out,
-            "Cross table (row's points against column, of games played):"
+            "Cross table (row's points against column, of games played; engines by rank):"
         );
+        let order: Vec<usize> = self
+            .ranking
+            .iter()
+            .filter_map(|s| self.engines.iter().position(|n| *n == s.name))
+            .collect();
         let cell = 11;
         let width = width + 1 + self.engines.len().to_string().len() + 1;
         let _ = write!(out, "{:<width$}", "");
-        for (j, _) in self.engines.iter().enumerate() {
-            let _ = write!(out, " {:>cell$}", format!("#{}", j + 1));
+        for rank in 0..order.len() {
+            let _ = write!(out, " {:>cell$}", format!("#{}", rank + 1));
         }
         let _ = writeln!(out);
-        for (i, name) in self.engines.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", format!("#{} {name}", i + 1));
-            for j in 0..self.engines.len() {
+        for (rank, &i) in order.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{:<width$}",
+                format!("#{} {}", rank + 1, self.engines[i])
+            );
+            for &j in &order {
                 let [w, d, l] = self.cross[i][j];
                 let games = w + d + l;
                 let text = if i == j {

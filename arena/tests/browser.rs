@@ -1,5 +1,5 @@
 //! The web page in a real headless Chromium (Debian's `chromium`, driven by
-//! playwright-core; `scripts/install-browser-deps.sh` installs both): play tic-tac-toe,
+//! playwright-core; `scripts/install-test-deps.sh` installs both): play tic-tac-toe,
 //! Clobber and Tak against agon by clicks, see the engine's reply and search info, have
 //! an illegal click refused with the rules' reason, watch two engines on Halma 16x16 and
 //! 5x5 k=4, follow a running match live, replay a journaled game and open its report.
@@ -44,7 +44,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     assert!(
         Path::new(&chromium).exists() && web_tests().join("node_modules/playwright-core").exists(),
-        "the browser test needs Debian's chromium and playwright-core: run scripts/install-browser-deps.sh"
+        "the browser test needs Debian's chromium and playwright-core: run scripts/install-test-deps.sh"
     );
     let dir = tempfile::tempdir().unwrap();
     // A journal to replay and report: the three-configuration Clobber comparison.

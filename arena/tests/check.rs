@@ -21,6 +21,8 @@ fn check(dir: &Path, game: &str, command: &[&str]) -> (i32, Value, String) {
             game,
             "--deadline-ms",
             "1000",
+            "--startup-ms",
+            "1500",
             "--movetime",
             "100",
         ])
@@ -116,8 +118,12 @@ fn misbehaving_engines_fail_with_the_right_diagnosis() {
     let dir = tempfile::tempdir().unwrap();
     let scripted = scripted();
     let s = scripted.to_str().unwrap();
-    let cases: [(&[&str], &str, &str); 6] = [
-        (&[s, "crash-at-start"], "handshake", "exits"),
+    let cases: [(&[&str], &str, &str); 10] = [
+        (&[s, "crash-at-start"], "crash", "crashed"),
+        (&[s, "crash-mid-game", "0"], "crash", "crashed"),
+        (&[s, "exit-after-bestmove"], "crash", "crashed"),
+        (&[s, "slow-start", "4000"], "handshake", "--startup-ms"),
+        (&[s, "garbage-lines"], "stray-output", "stderr"),
         (&[s, "no-readyok"], "isready", "readyok"),
         (&[s, "illegal-move"], "legal-moves", "legal"),
         (&[s, "double-bestmove"], "one-bestmove", "exactly one"),
@@ -136,6 +142,26 @@ fn misbehaving_engines_fail_with_the_right_diagnosis() {
         let h = hint(&report, failing);
         assert!(h.contains(hint_word), "{command:?}: hint '{h}'\n{out}");
     }
+    // Where the engine died is named: after which command.
+    let (_, report, out) = check(dir.path(), "tictactoe", &[s, "crash-mid-game", "0"]);
+    let crash = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "crash")
+        .unwrap();
+    assert!(
+        crash["detail"]
+            .as_str()
+            .unwrap()
+            .contains("after 'go movetime 100'"),
+        "{out}"
+    );
+    assert_eq!(status(&report, "legal-moves"), "missed", "{out}");
+    // A slow start within the startup time passes, with a recommendation.
+    let (code, report, out) = check(dir.path(), "tictactoe", &[s, "slow-start", "1200"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(status(&report, "start-time"), "fail", "{out}");
 }
 
 #[test]
@@ -151,7 +177,8 @@ fn python_bots_that_do_not_flush_or_exit_on_unknown_commands_are_diagnosed() {
     assert_eq!(code, 1, "{out}");
     assert_eq!(failures(&report)[0], "handshake", "{out}");
     assert!(hint(&report, "handshake").contains("flush=True"), "{out}");
-    assert!(out.contains("no output within 1000 ms of 'ugi'"), "{out}");
+    assert!(out.contains("no output within 1500 ms of 'ugi'"), "{out}");
+    assert!(out.contains("came only when it exited"), "{out}");
 
     let strict = dir.path().join("strict.py");
     std::fs::write(
@@ -161,13 +188,10 @@ fn python_bots_that_do_not_flush_or_exit_on_unknown_commands_are_diagnosed() {
     .unwrap();
     let (code, report, out) = check(dir.path(), "tictactoe", &[strict.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
-    assert_eq!(failures(&report)[0], "unknown-command", "{out}");
-    assert!(
-        hint(&report, "unknown-command").contains("ignore commands"),
-        "{out}"
-    );
-    // What could not be checked after the exit is skipped, not failed.
-    assert_eq!(status(&report, "quit"), "skip", "{out}");
+    assert_eq!(failures(&report)[0], "crash", "{out}");
+    assert!(hint(&report, "crash").contains("ignore commands"), "{out}");
+    // A required check not reached because of the exit is missed: a failure.
+    assert_eq!(status(&report, "quit"), "missed", "{out}");
 }
 
 #[test]

@@ -81,7 +81,11 @@ fn grade(bots: &Path, out: &Path) -> (Vec<Value>, String, String) {
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("grades.json")).unwrap()).unwrap();
     let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
-    (json.as_array().unwrap().clone(), csv, text(&result))
+    (
+        json["students"].as_array().unwrap().clone(),
+        csv,
+        text(&result),
+    )
 }
 
 fn student<'a>(reports: &'a [Value], name: &str) -> &'a Value {
@@ -210,7 +214,7 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
         &format!("cmd={}", big.display()),
         "name=big",
         "fsize=4",
-        "sandbox=on",
+        "sandbox=limits",
     ])
     .args([
         "--engine",
@@ -243,7 +247,7 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             "--engine",
             &format!("cmd={}", escape.display()),
             "name=escape",
-            "sandbox=on",
+            "sandbox=limits",
         ])
         .args([
             "--engine",
@@ -284,7 +288,7 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             "--engine",
             &format!("cmd={}", forks.display()),
             "name=forks",
-            "sandbox=on",
+            "sandbox=limits",
             "nproc=16",
         ])
         .args([
@@ -308,7 +312,7 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             assert_eq!(r["termination"]["limit"], "processes", "{r}");
         }
     }
-    if arena::process::landlock_abi() > 0 {
+    if arena::sandbox::landlock::landlock_abi() > 0 {
         // Landlock confines writes to the private directory, absolute paths included.
         let target = dir.path().join("outside.txt");
         let absolute = dir.path().join("absolute.py");
@@ -329,7 +333,7 @@ fn a_sandboxed_engine_cannot_write_next_to_its_directory_or_a_big_file() {
             "--engine",
             &format!("cmd={}", absolute.display()),
             "name=abs",
-            "sandbox=on",
+            "sandbox=limits",
         ])
         .args([
             "--engine",

@@ -119,7 +119,11 @@ fn agon_against_a_weak_engine_with_transcripts_and_claims() {
             .collect();
         let mut times = Vec::new();
         let mut gos = 0;
-        for line in transcript.lines() {
+        assert!(
+            transcript.starts_with("# ") && transcript.contains("'>' sent to the engine"),
+            "a legend first: {transcript}"
+        );
+        for line in transcript.lines().skip(1) {
             let mut parts = line.split_whitespace();
             let at: f64 = parts.next().unwrap().parse().unwrap();
             times.push(at);
@@ -127,7 +131,9 @@ fn agon_against_a_weak_engine_with_transcripts_and_claims() {
             assert!(who == "p1" || who == "p2", "{line}");
             let arrow = parts.next().unwrap();
             let rest: Vec<&str> = parts.collect();
-            if arrow == "<" && rest.first() == Some(&"go") {
+            // protocol.md's arrows: '>' to the engine, '<' from it.
+            assert!(arrow == ">" || arrow == "<" || arrow == "#", "{line}");
+            if arrow == ">" && rest.first() == Some(&"go") {
                 gos += 1;
                 let go = rest.join(" ");
                 assert!(
@@ -137,7 +143,7 @@ fn agon_against_a_weak_engine_with_transcripts_and_claims() {
                     "{line}"
                 );
             }
-            if arrow == "<" && rest.first() == Some(&"position") {
+            if arrow == ">" && rest.first() == Some(&"position") {
                 // `position startpos [moves <every move so far>]`
                 assert_eq!(rest[1], "startpos", "{line}");
                 let told: Vec<&str> = rest.iter().skip(3).copied().collect();
@@ -247,6 +253,28 @@ fn bad_engine_path_is_refused_before_any_game() {
     let out = run(cmd, Duration::from_secs(20));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("not an executable file"), "{stderr}");
+    assert!(stderr.contains("no such file"), "{stderr}");
     assert!(!dir.path().join("arena-out/journal.jsonl").exists());
+    // Each other wrong path gets the one thing that is wrong with it.
+    std::fs::write(dir.path().join("engine.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::create_dir(dir.path().join("folder")).unwrap();
+    for (cmd, expected) in [
+        ("cmd=./engine.sh", "not executable: "),
+        ("cmd=./folder", "is a folder: give the program inside it"),
+        (
+            "cmd=nosuchprogram",
+            "found neither next to the arena binary nor on PATH",
+        ),
+    ] {
+        let mut c = arena_match(dir.path(), &marker);
+        c.args(["--engine", cmd, "name=ghost"]);
+        let out = run(c, Duration::from_secs(20));
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{cmd}: {stderr}");
+        assert!(
+            !stderr.contains("ENGINE_KEYS") && !stderr.contains("option.NAME=VALUE"),
+            "{stderr}"
+        );
+    }
 }

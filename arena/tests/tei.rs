@@ -200,6 +200,39 @@ fn ptn_ninja_move(m: &str) -> bool {
     i == b.len()
 }
 
+/// The games of a PTN file: a tag line after moves starts the next game.
+fn ptn_games(text: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    let mut in_moves = false;
+    for line in text.lines() {
+        if line.starts_with('[') && (in_moves || games.is_empty()) {
+            games.push(String::new());
+            in_moves = false;
+        } else if !line.trim().is_empty() && !line.starts_with('[') {
+            in_moves = true;
+        }
+        let game = games.last_mut().expect("a game starts with its tags");
+        game.push_str(line);
+        game.push('\n');
+    }
+    games
+}
+
+/// PTN text without its `{...}` comments.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[test]
 fn tak_games_get_ptn_files_that_replay_to_the_journaled_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -227,7 +260,20 @@ fn tak_games_get_ptn_files_that_replay_to_the_journaled_end() {
         let ptn_file = r["ptn_file"]
             .as_str()
             .expect("a PTN file for every Tak game");
-        let ptn = std::fs::read_to_string(dir.path().join("arena-out").join(ptn_file)).unwrap();
+        // One PTN file per run: this game is the one whose Round is its number.
+        let file = std::fs::read_to_string(dir.path().join("arena-out").join(ptn_file)).unwrap();
+        let round = format!("[Round \"{}\"]", r["game"].as_u64().unwrap() + 1);
+        let ptn = ptn_games(&file)
+            .into_iter()
+            .find(|g| g.contains(&round))
+            .unwrap_or_else(|| panic!("no {round} in {file}"));
+        assert_eq!(
+            ptn_games(&file).len(),
+            4,
+            "the run's four games in one file"
+        );
+        // Comments (`{score/depth time}`) are not moves.
+        let ptn = strip_comments(&ptn);
         let mut tags = std::collections::HashMap::new();
         let mut moves = Vec::new();
         for line in ptn.lines().filter(|l| !l.trim().is_empty()) {

@@ -242,7 +242,7 @@ fn resuming_with_another_config_is_refused() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out).contains("belongs to another tournament"),
+        text(&out).contains("holds another tournament: rounds=1 in the journal, rounds=2 now"),
         "{}",
         text(&out)
     );

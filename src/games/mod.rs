@@ -132,12 +132,38 @@ pub fn params_of(name: &str) -> Option<&'static [ParamSpec]> {
 }
 
 impl GameSpec {
+    /// The spec in one word (`mnk:m=5,n=5,k=4`): what [`GameSpec::parse`] reads back, for
+    /// tools that split an engine's arguments on spaces.
+    pub fn one_word(&self) -> String {
+        let specs = params_of(self.name).unwrap_or(&[]);
+        let params: Vec<String> = specs
+            .iter()
+            .zip(&self.values)
+            .map(|(spec, value)| format!("{}={value}", spec.name))
+            .collect();
+        if params.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{}:{}", self.name, params.join(","))
+        }
+    }
+
     /// Parses `name [key=value | value]...`, for example `mnk m=5 n=5 k=4`, `mnk 5 5 4`
     /// or `tictactoe`. Bare values fill parameters in order; unnamed parameters take defaults.
+    /// The same in one word, for tools that split arguments on spaces:
+    /// `name:key=value,key=value` (`mnk:m=5,n=5,k=4`, `mnk:5,5,4`, `clobber:rows=5,cols=6`).
     ///
     /// # Errors
     /// A [`SpecError`] naming the unknown game or parameter, or the bad value.
     pub fn parse(text: &str) -> Result<GameSpec, SpecError> {
+        let one_word;
+        let text = match text.trim().split_once(':') {
+            Some((name, params)) if !name.contains(char::is_whitespace) => {
+                one_word = format!("{name} {}", params.replace(',', " "));
+                one_word.as_str()
+            }
+            _ => text,
+        };
         let mut tokens = text.split_whitespace();
         let first = tokens.next().ok_or_else(|| SpecError::Empty {
             known: known_games(),
@@ -411,4 +437,48 @@ pub fn read_position_file(spec: &str, text: &str) -> Result<(GameSpec, String), 
     dispatch(spec.name, ReadPositionFile { spec: &spec, text })
         .expect("spec names a registered game")
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_word_specs_read_as_the_spaced_ones() {
+        for (one, spaced) in [
+            ("mnk:m=5,n=5,k=4", "mnk m=5 n=5 k=4"),
+            ("mnk:5,5,4", "mnk 5 5 4"),
+            ("clobber:rows=5,cols=6", "clobber rows=5 cols=6"),
+            ("tak:size=6,halfkomi=4", "tak size=6 halfkomi=4"),
+            ("halma:size=8", "halma size=8"),
+            ("gomoku:", "gomoku"),
+            ("tictactoe", "tictactoe"),
+        ] {
+            assert_eq!(
+                GameSpec::parse(one).unwrap(),
+                GameSpec::parse(spaced).unwrap(),
+                "{one}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_word_round_trips_for_every_game() {
+        for name in GAME_NAMES {
+            let spec = GameSpec::parse(name).unwrap();
+            let word = spec.one_word();
+            assert!(!word.contains(' '), "{word}");
+            assert_eq!(GameSpec::parse(&word).unwrap(), spec, "{word}");
+        }
+    }
+
+    #[test]
+    fn one_word_errors_name_what_is_wrong() {
+        let e = GameSpec::parse("clobber:rows=5,colz=6")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("colz"), "{e}");
+        let e = GameSpec::parse("clobbr:rows=5").unwrap_err().to_string();
+        assert!(e.contains("clobbr"), "{e}");
+    }
 }

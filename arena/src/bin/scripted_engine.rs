@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `normal` | plays properly and instantly |
 //! | `crash-at-start` | exits with code 3 before reading anything |
+//! | `slow-start MS` | sleeps MS (default 3000) before reading anything, then plays properly |
 //! | `crash-mid-game N` | aborts (SIGABRT) on the `go` after it has answered N (default 2) |
 //! | `hang-on-go` | never answers `go` (and stops reading) |
 //! | `no-readyok` | never answers `isready` |
@@ -22,6 +23,7 @@
 //! | `overrun-time MS` | sleeps its remaining clock (or `movetime`) plus MS (default 500) |
 //! | `wrong-claim` | plays normally but answers `query result` with the opposite result |
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines (written together) |
+//! | `hostile` | plays properly, but puts ESC, BEL, CR and PGN-breaking text (`"} 1-0 {x [Result "1-0"]`) in its `id name`, `id author`, option names, `info string` and `pv` |
 //! | `tei-strict` | a TEI engine as strict as Tiltak: advertises only `HalfKomi` (combo 0, 4), plays Tak of the size `teinewgame` gives (4, 5 or 6) and exits with code 1 on any line Tiltak would not accept |
 //!
 //! Every line received is appended to the file named by `SCRIPTED_ENGINE_LOG`, if set.
@@ -51,12 +53,20 @@ fn tei_strict_check(line: &str) -> Result<(), &'static str> {
     }
 }
 
+/// What `hostile` puts in every text field: terminal controls (clear screen, bell,
+/// carriage return), a forged verdict, and text that would close a PGN comment and add a
+/// result and a tag.
+const HOSTILE: &str = "\u{1b}[2J\u{7}\rPASS \"} 1-0 {x [Result \"1-0\"] \u{1b}]0;title\u{7}\u{9b}";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().cloned().unwrap_or_else(|| "normal".into());
     let number: Option<u64> = args.get(1).and_then(|a| a.parse().ok());
     if mode == "crash-at-start" {
         std::process::exit(3);
+    }
+    if mode == "slow-start" {
+        std::thread::sleep(Duration::from_millis(number.unwrap_or(3000)));
     }
     if mode == "leave-child" {
         // The child keeps the engine's process group, stdout and stderr.
@@ -122,6 +132,23 @@ fn main() {
                         .expect("checked size");
                     continue;
                 }
+                _ => {}
+            }
+        }
+        if mode == "hostile" {
+            match word {
+                "ugi" | "uci" | "tei" => {
+                    say(&mut out, &format!("id name Scripted{HOSTILE}"));
+                    say(&mut out, &format!("id author {HOSTILE}"));
+                    say(&mut out, "option name Game type string default tictactoe");
+                    say(
+                        &mut out,
+                        &format!("option name X{HOSTILE} type check default false"),
+                    );
+                    say(&mut out, &format!("{word}ok"));
+                    continue;
+                }
+                "go" => say(&mut out, &format!("info string {HOSTILE}")),
                 _ => {}
             }
         }
@@ -211,10 +238,17 @@ fn main() {
                         .unwrap_or_else(|| legal.first().cloned().unwrap_or_default()),
                     _ => legal.first().cloned().unwrap_or_else(|| "none".into()),
                 };
-                say(
-                    &mut out,
-                    "info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time 0",
-                );
+                if mode == "hostile" {
+                    say(
+                        &mut out,
+                        &format!("info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time 0 pv {best} {HOSTILE}"),
+                    );
+                } else {
+                    say(
+                        &mut out,
+                        "info depth 1 seldepth 1 score cp 0 nodes 1 nps 1000 time 0",
+                    );
+                }
                 if mode == "double-bestmove" {
                     // Both lines in one write, so they arrive together.
                     let _ = out.write_all(format!("bestmove {best}\nbestmove {best}\n").as_bytes());

@@ -469,20 +469,21 @@ async fn api_journals(State(state): State<Shared>) -> Json<serde_json::Value> {
 /// Standings of a journal's engines: games, W/D/L, score, Elo against the field with its
 /// 95% error.
 fn standings(records: &[GameRecord]) -> Vec<serde_json::Value> {
-    crate::report::gather(records)
+    // The same ratings as `arena tournament` and `arena report` (one statistics path).
+    let (_, standings) = crate::report::standings(records);
+    standings
+        .ranking
         .iter()
-        .map(|c| {
-            let r = c.results;
-            let elo = r.elo();
+        .map(|s| {
             json!({
-                "engine": c.name,
-                "games": r.games(),
-                "wins": r.wins,
-                "draws": r.draws,
-                "losses": r.losses,
-                "score": if r.games() == 0 { 0.0 } else { r.points() / r.games() as f64 },
-                "elo": elo.map(|e| if e.elo.is_finite() { json!(e.elo) } else { json!(if e.elo > 0.0 { "+inf" } else { "-inf" }) }),
-                "error": elo.and_then(|e| e.error.is_finite().then_some(e.error)),
+                "engine": s.name,
+                "games": s.games,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "score": if s.games == 0 { 0.0 } else { s.points / s.games as f64 },
+                "elo": s.elo,
+                "error": s.error.is_finite().then_some(s.error),
             })
         })
         .collect()

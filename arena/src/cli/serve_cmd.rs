@@ -1,0 +1,110 @@
+//! `arena serve`: the local web board.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use agon::games::GameSpec;
+use arena::config::EngineSpec;
+use arena::process::LineLimits;
+use arena::referee::RefereeSettings;
+
+use super::args::ServeArgs;
+use super::common::{agon_words, build_engines, read_engine_config};
+
+/// `arena serve`.
+pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let mut groups: Vec<Vec<String>> = match &args.config {
+        // The page picks the game, so a config's "game" does not apply here.
+        Some(path) => read_engine_config(path)?.1,
+        None => Vec::new(),
+    };
+    groups.extend(args.engine.iter().map(|e| vec![e.clone()]));
+    if groups.is_empty() {
+        let agon = args
+            .agon
+            .as_ref()
+            .map_or_else(|| "agon".to_string(), |p| p.display().to_string());
+        groups = vec![
+            agon_words(&agon, "agon", &[]),
+            agon_words(&agon, "agon-easy", &["option.Level=easy"]),
+            agon_words(
+                &agon,
+                "agon-minimax-d3",
+                &["option.Searcher=minimax", "option.Depth=3"],
+            ),
+            agon_words(&agon, "agon-random", &["option.Searcher=random"]),
+        ];
+    }
+    let engines = build_engines(&groups, &EngineSpec::default())?;
+    let mut names = std::collections::HashSet::new();
+    for e in &engines {
+        if e.name == "human" || !names.insert(e.name.clone()) {
+            bail!(
+                "engine name '{}' is used twice (or is 'human'); give each a name=",
+                e.name
+            );
+        }
+    }
+    for dir in &args.watch {
+        if !dir.is_dir() {
+            bail!("--watch {}: not a folder", dir.display());
+        }
+    }
+    for j in &args.journal {
+        if !j.is_file() {
+            bail!("--journal {}: no such file", j.display());
+        }
+    }
+    let spec = GameSpec::parse("tictactoe").expect("valid");
+    let referee = RefereeSettings {
+        spec,
+        margin: Duration::from_millis(args.margin_ms),
+        startup_timeout: Duration::from_millis(args.startup_ms),
+        ping_timeout: Duration::from_millis(5_000),
+        hard_cap: Duration::from_secs(120),
+        grace: Duration::from_millis(300),
+        max_plies: None,
+        adjudication: Default::default(),
+        query_result: false,
+        ping_every_move: false,
+        limits: LineLimits {
+            max_line: 65_536,
+            burst_lines: 20_000,
+            lines_per_sec: 20_000,
+        },
+        stderr_cap: 0,
+        log_dir: None,
+        live_dir: None,
+    };
+    let config = arena::serve::ServeConfig {
+        engines: engines.into_iter().map(Arc::new).collect(),
+        watch: args.watch.clone(),
+        journals: args.journal.clone(),
+        allow_remote: args.allow_remote,
+        referee,
+    };
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let listener = tokio::net::TcpListener::bind((args.bind, args.port))
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+    let address = listener.local_addr()?;
+    let host = if address.ip().is_unspecified() {
+        "127.0.0.1".to_string()
+    } else if address.is_ipv6() {
+        format!("[{}]", address.ip())
+    } else {
+        address.ip().to_string()
+    };
+    arena::outln!("arena serve: http://{host}:{}/", address.port());
+    arena::outln!("  engines: {}", names.join(", "));
+    if !args.allow_remote {
+        arena::outln!("  answering this machine only (--allow-remote to change)");
+    }
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    arena::serve::serve(listener, arena::serve::router(config)).await?;
+    Ok(ExitCode::SUCCESS)
+}
