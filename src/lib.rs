@@ -33,6 +33,7 @@ pub mod perft;
 pub mod play;
 pub mod protocol;
 pub mod search;
+pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
 mod texel;
