@@ -35,6 +35,7 @@ pub mod play;
 pub mod protocol;
 pub mod prover;
 pub mod search;
+pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
 mod texel;

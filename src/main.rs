@@ -89,6 +89,34 @@ enum Cmd {
         #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         hash: u64,
     },
+    /// Play the default engine against itself at a fixed number of nodes a move and
+    /// write the games (for fitting the evaluation): one line per game, see `selfplay.rs`.
+    Selfplay {
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Seed of the opening draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Plies drawn at random at the start of each game.
+        #[arg(long, default_value_t = 4)]
+        random_plies: u32,
+        /// The random plies are drawn among this many moves, best by the ordering hint.
+        #[arg(long, default_value_t = 8)]
+        random_top: usize,
+        /// Record a game still going after this many plies as a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Count leaf nodes of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -189,6 +217,33 @@ fn run(cli: Cli) -> Result<(), String> {
             )?;
             print!("{report}");
             Ok(())
+        }
+        Some(Cmd::Selfplay {
+            games,
+            nodes,
+            seed,
+            random_plies,
+            random_top,
+            max_plies,
+            threads,
+            out,
+        }) => {
+            let options = agon::selfplay::SelfPlayOptions {
+                games,
+                nodes,
+                seed,
+                random_plies,
+                random_top,
+                max_plies,
+                threads,
+            };
+            let progress = |done: usize| {
+                if done.is_multiple_of(100) || done == games {
+                    eprintln!("{done}/{games} games");
+                }
+            };
+            let text = agon::selfplay::selfplay(&spec_text, &options, &progress)?;
+            std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
         }
         Some(Cmd::Perft { depth, divide }) => {
             // Lines are printed as they come (each `divide` line when its move is

@@ -31,6 +31,56 @@ use super::{
 use crate::game::{Forced, Game, Outcome};
 use crate::prover::{Proof, ProofLimits, Prover};
 
+/// Experiment knobs (development only): `AGON_KNOB_<NAME>` overrides a default.
+fn knob(name: &str, default: i32) -> i32 {
+    std::env::var(format!("AGON_KNOB_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Parameters of the inexact pruning.
+#[derive(Clone, Debug)]
+struct Tuning {
+    reductions: bool,
+    lmr_min_index: usize,
+    lmr_table: Vec<[i32; 64]>,
+    late_pruning: bool,
+    lmp_depth: i32,
+    lmp_base: usize,
+    lmp_scale: usize,
+    hint_depth: i32,
+}
+
+impl Tuning {
+    fn new<G: Game>() -> Tuning {
+        let sel = G::selectivity();
+        let base = f64::from(knob("LMR_BASE", 50)) / 100.0;
+        let div = f64::from(knob("LMR_DIV", 200)) / 100.0;
+        let lmr_table = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (i, r) in row.iter_mut().enumerate() {
+                    if d > 0 && i > 0 {
+                        *r = (base + (d as f64).ln() * (i as f64).ln() / div).max(0.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Tuning {
+            reductions: sel.reductions && knob("LMR", 1) == 1,
+            lmr_min_index: knob("LMR_INDEX", 3) as usize,
+            lmr_table,
+            late_pruning: sel.late_pruning && knob("LMP", 1) == 1,
+            lmp_depth: knob("LMP_DEPTH", 2),
+            lmp_base: knob("LMP_BASE", 8) as usize,
+            lmp_scale: knob("LMP_SCALE", 8) as usize,
+            hint_depth: knob("HINT_DEPTH", HINT_DEPTH),
+        }
+    }
+}
+
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
@@ -53,6 +103,8 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     start_depth: u32,
     moves: MoveStack<G::Move>,
     order_keys: Vec<Vec<(i32, G::Move)>>,
+    /// The game's ordering scores of the moves being ordered.
+    hints: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
@@ -70,6 +122,7 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     use_prover: bool,
     /// Hashes of nodes the prover could not prove, by their low bits.
     prover_misses: Vec<u64>,
+    tuning: Tuning,
 }
 
 #[inline]
@@ -101,6 +154,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             start_depth: start_depth.max(1),
             moves: MoveStack::default(),
             order_keys: Vec::new(),
+            hints: Vec::new(),
             killers: Vec::new(),
             history: vec![0; HISTORY_SIZE],
             pv: Vec::new(),
@@ -114,15 +168,19 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             prover: None,
             use_prover: false,
             prover_misses: Vec::new(),
+            tuning: Tuning::new::<G>(),
         }
     }
 
-    /// The same searcher without the game's proofs without search ([`Game::forced`])
-    /// and without its solver: it then computes exactly the minimax value of the tree to
-    /// the given depth, as the plain searchers do (the tests compare them).
+    /// The same searcher without the game's proofs without search ([`Game::forced`]),
+    /// without its solver and without inexact pruning ([`Game::selectivity`]): it then
+    /// computes exactly the minimax value of the tree to the given depth, as the plain
+    /// searchers do (the tests compare them).
     pub fn without_forced(mut self) -> Self {
         self.use_forced = false;
         self.prover = None;
+        self.tuning.reductions = false;
+        self.tuning.late_pruning = false;
         self
     }
 
@@ -184,9 +242,16 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     ) {
         let killers = self.killers[ply];
         let history = &self.history;
+        let mut hints = std::mem::take(&mut self.hints);
+        if use_hint {
+            pos.order_scores(moves, &mut hints);
+        } else {
+            hints.clear();
+            hints.resize(moves.len(), 0);
+        }
         let mut keyed = std::mem::take(&mut self.order_keys[ply]);
         keyed.clear();
-        keyed.extend(moves.iter().map(|mv| {
+        keyed.extend(moves.iter().zip(&hints).map(|(mv, &hint)| {
             let key = if Some(*mv) == tt_move {
                 i32::MAX
             } else if Some(*mv) == killers[0] {
@@ -194,15 +259,11 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             } else if Some(*mv) == killers[1] {
                 i32::MAX - 2
             } else {
-                let hint = if use_hint {
-                    pos.move_order_hint(*mv)
-                } else {
-                    0
-                };
                 history[history_index(mv)].saturating_add(hint)
             };
             (key, *mv)
         }));
+        self.hints = hints;
         // Stable, so equal keys keep generation order and results stay deterministic.
         keyed.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         for (slot, (_, mv)) in moves.iter_mut().zip(keyed.iter()) {
@@ -313,16 +374,47 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             self.horizon_hits += 1;
             return pos.evaluate(self.heuristic);
         }
-        self.order(pos, p, &mut moves, tt_move, depth >= HINT_DEPTH);
+        self.order(pos, p, &mut moves, tt_move, depth >= self.tuning.hint_depth);
+        let killers = self.killers[p];
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let lmp_limit = if self.tuning.late_pruning && !pv_node && depth <= self.tuning.lmp_depth {
+            self.tuning.lmp_base + self.tuning.lmp_scale * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         for (i, &mv) in moves.iter().enumerate() {
+            if i >= lmp_limit && best > -WIN_THRESHOLD {
+                // Late moves near the leaves are skipped once a move that does not lose
+                // at once has been found; the result is then bounded by a horizon.
+                self.horizon_hits += 1;
+                break;
+            }
+            let quiet = Some(mv) != tt_move && Some(mv) != killers[0] && Some(mv) != killers[1];
+            let mut reduction = 0;
+            if self.tuning.reductions && depth >= 3 && i >= self.tuning.lmr_min_index && quiet {
+                reduction = self.tuning.lmr_table[(depth as usize).min(63)][i.min(63)];
+                if pv_node {
+                    reduction -= 1;
+                }
+                reduction = reduction.clamp(0, depth - 2);
+            }
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
             } else {
-                let s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
+                let mut s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    control,
+                );
+                if s > alpha && reduction > 0 && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
                 } else {
