@@ -31,6 +31,9 @@ pub struct Games {
     /// Per game, who wins moving first, once known: `[Left, Right]`. The solver asks
     /// this at every leaf; an index here is far cheaper than the `le` memo's hashing.
     first_wins: Vec<[Option<bool>; 2]>,
+    /// Bytes of the interned option lists (each held twice: in `left`/`right` and as
+    /// the key of `intern`).
+    option_bytes: usize,
 }
 
 impl Default for Games {
@@ -49,6 +52,7 @@ impl Games {
             le_memo: FxHashMap::default(),
             sum_memo: FxHashMap::default(),
             first_wins: Vec::new(),
+            option_bytes: 0,
         };
         let zero = games.raw(Vec::new(), Vec::new());
         debug_assert_eq!(zero, ZERO);
@@ -63,6 +67,20 @@ impl Games {
     /// Whether the table holds only `0`.
     pub fn is_empty(&self) -> bool {
         self.len() <= 1
+    }
+
+    /// About the bytes the table holds: its maps, vectors and option lists (for the
+    /// solvers' memory bound, [`crate::memory`]).
+    pub fn memory_bytes(&self) -> usize {
+        use crate::memory::map_bytes;
+        let vectors = (self.left.capacity() + self.right.capacity())
+            * std::mem::size_of::<Box<[GameId]>>()
+            + self.first_wins.capacity() * std::mem::size_of::<[Option<bool>; 2]>();
+        map_bytes(&self.intern)
+            + map_bytes(&self.le_memo)
+            + map_bytes(&self.sum_memo)
+            + vectors
+            + self.option_bytes
     }
 
     /// Left's options of `g`.
@@ -86,6 +104,7 @@ impl Games {
             return id;
         }
         let id = GameId::try_from(self.left.len()).expect("fewer than 2^32 games");
+        self.option_bytes += 2 * (key.0.len() + key.1.len()) * std::mem::size_of::<GameId>();
         self.left.push(key.0.clone());
         self.right.push(key.1.clone());
         self.first_wins.push([None, None]);

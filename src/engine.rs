@@ -30,6 +30,10 @@ pub const ENGINE_NAME: &str = concat!("Agon ", env!("CARGO_PKG_VERSION"));
 /// `id author`.
 pub const ENGINE_AUTHOR: &str = "The Agon developers";
 
+/// How long the input thread waits for a `perft` or `solve` to finish before it reads
+/// the next command (see `Engine::start_job`).
+const HEAD_START: Duration = Duration::from_millis(20);
+
 /// Whether the caller should keep reading input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -98,7 +102,16 @@ trait Session: Send {
     fn legal_moves(&self) -> Option<Vec<String>>;
     fn render(&self) -> Option<Vec<String>>;
     fn outcome_name(&self) -> Option<&'static str>;
-    fn perft(&mut self, depth: u32, divide: bool, sink: &Sink) -> Option<()>;
+    /// Starts a perft count on its own thread, which sets `done` just before it emits the
+    /// final `perft` line.
+    fn perft(
+        &mut self,
+        depth: u32,
+        divide: bool,
+        stop: Arc<AtomicBool>,
+        done: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, EngineError>;
     fn eval(&self) -> Option<(i32, &'static str)>;
     fn configure(&mut self, options: &EngineOptions) -> Result<(), String>;
     fn new_game(&mut self);
@@ -351,33 +364,62 @@ impl<G: Game> Session for GameSession<G> {
         Some(pos.outcome().map_or("none", |o| o.protocol_name()))
     }
 
-    fn perft(&mut self, depth: u32, divide: bool, sink: &Sink) -> Option<()> {
-        let mut pos = self.position.clone()?;
-        let start = Instant::now();
-        let nodes = if divide {
-            let mut total = 0;
-            for (mv, count) in crate::perft::divide(&mut pos, depth) {
-                total += count;
-                sink(Reply::Divide { mv, nodes: count });
-            }
-            if depth == 0 {
-                1
+    fn perft(
+        &mut self,
+        depth: u32,
+        divide: bool,
+        stop: Arc<AtomicBool>,
+        done: Arc<AtomicBool>,
+        sink: Sink,
+    ) -> Result<JoinHandle<()>, EngineError> {
+        let mut pos = self.position.clone().ok_or_else(no_position)?;
+        let count = move || {
+            let start = Instant::now();
+            let (nodes, stopped) = if divide {
+                let mut each = |mv: &str, count: u64| {
+                    sink(Reply::Divide {
+                        mv: mv.to_string(),
+                        nodes: count,
+                    })
+                };
+                let (lines, stopped) =
+                    match crate::perft::divide_until(&mut pos, depth, &stop, &mut each) {
+                        Ok(lines) => (lines, false),
+                        Err(lines) => (lines, true),
+                    };
+                let total = if depth == 0 {
+                    1
+                } else {
+                    lines.iter().map(|l| l.1).sum()
+                };
+                (total, stopped)
             } else {
-                total
-            }
-        } else {
-            crate::perft::perft(&mut pos, depth)
+                match crate::perft::perft_until(&mut pos, depth, &stop) {
+                    Ok(n) => (n, false),
+                    Err(n) => (n, true),
+                }
+            };
+            let elapsed = start.elapsed();
+            let time_ms = elapsed.as_millis() as u64;
+            let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+            done.store(true, Ordering::SeqCst);
+            sink(Reply::Perft {
+                depth,
+                nodes,
+                time_ms,
+                nps,
+                stopped,
+            });
         };
-        let elapsed = start.elapsed();
-        let time_ms = elapsed.as_millis() as u64;
-        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        sink(Reply::Perft {
-            depth,
-            nodes,
-            time_ms,
-            nps,
-        });
-        Some(())
+        std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(count)
+            .map_err(|e| {
+                error(
+                    ErrorCode::Busy,
+                    format!("cannot start the perft thread: {e}"),
+                )
+            })
     }
 
     fn eval(&self) -> Option<(i32, &'static str)> {
@@ -795,6 +837,14 @@ impl Engine {
         }
     }
 
+    /// Waits until a running search, count or proof has finished on its own and emitted
+    /// its last line (the command-line tools use this; `stop_search` ends it first).
+    pub fn wait(&mut self) {
+        if let Some(s) = self.search.take() {
+            let _ = s.handle.join();
+        }
+    }
+
     /// Stops a running search and waits until its `bestmove` has been emitted.
     pub fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
@@ -875,12 +925,7 @@ impl Engine {
             }
             Command::Go(go) => self.go(go),
             Command::Query(kind) => self.query(kind),
-            Command::Perft { depth, divide } => {
-                let sink = Arc::clone(&self.sink);
-                if self.session.perft(depth, divide, &sink).is_none() {
-                    self.emit(no_position());
-                }
-            }
+            Command::Perft { depth, divide } => self.perft(depth, divide),
             Command::Moves => match self.session.legal_moves() {
                 Some(moves) => self.emit(Reply::Moves(moves)),
                 None => self.emit(no_position()),
@@ -983,6 +1028,37 @@ impl Engine {
         }
     }
 
+    /// `perft`: counts on its own thread, so that `isready`, `stop`, `quit` and the end of
+    /// input are answered meanwhile (a `perft 50` runs for ever).
+    fn perft(&mut self, depth: u32, divide: bool) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let sink = Arc::clone(&self.sink);
+        match self
+            .session
+            .perft(depth, divide, Arc::clone(&stop), Arc::clone(&done), sink)
+        {
+            Ok(handle) => self.start_job(RunningSearch { stop, done, handle }),
+            Err(reply) => self.emit(reply),
+        }
+    }
+
+    /// Keeps `job` (a `perft` or `solve`) as the running task, giving it [`HEAD_START`]
+    /// to finish first: a quick one then answers before any later command is read (a
+    /// controller sending `perft 2` then `isready` gets the count first, as before these
+    /// ran on their own thread), a long one is still interruptible at once after that.
+    fn start_job(&mut self, job: RunningSearch) {
+        let deadline = Instant::now() + HEAD_START;
+        while !job.handle.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if job.handle.is_finished() {
+            let _ = job.handle.join();
+        } else {
+            self.search = Some(job);
+        }
+    }
+
     /// `solve`: proves the value of the current position on the search thread, so that
     /// `stop` and `isready` are answered meanwhile; one `solution` line at the end.
     fn solve(&mut self, method: crate::solve::Method, distance: bool, movetime: Option<u64>) {
@@ -995,18 +1071,52 @@ impl Engine {
         let done = Arc::new(AtomicBool::new(false));
         let sink = Arc::clone(&self.sink);
         let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
-        let handle = std::thread::spawn(move || {
-            let limit = movetime.map(Duration::from_millis);
-            let solved =
-                crate::solve::solve(&spec, Some(&position), method, distance, limit, thread_stop);
-            let reply = match solved {
-                Ok(report) => solution_reply(&report),
-                Err(message) => error(ErrorCode::BadPosition, message).into(),
-            };
-            thread_done.store(true, Ordering::SeqCst);
-            sink(reply);
-        });
-        self.search = Some(RunningSearch { stop, done, handle });
+        // The proof's tables take at most `Hash` MiB.
+        let memory_mib = self.options.hash_mb;
+        let spawned = std::thread::Builder::new()
+            .name("solve".into())
+            .spawn(move || {
+                let limit = movetime.map(Duration::from_millis);
+                let solved = crate::solve::solve(
+                    &spec,
+                    Some(&position),
+                    method,
+                    distance,
+                    limit,
+                    memory_mib,
+                    thread_stop,
+                );
+                let reply = match solved {
+                    Ok(report) => {
+                        if let Some(cut @ crate::solve::Cut::Memory { .. }) = report.cut {
+                            let what = if report.verdict.is_some() {
+                                "the distance"
+                            } else {
+                                "a proof"
+                            };
+                            sink(Reply::Info(Info {
+                                string: Some(format!(
+                                    "solve: {cut} (the Hash option) before {what}, after {} \
+                                     nodes; a larger Hash may finish it",
+                                    report.nodes
+                                )),
+                                ..Info::default()
+                            }));
+                        }
+                        solution_reply(&report)
+                    }
+                    Err(message) => error(ErrorCode::BadPosition, message).into(),
+                };
+                thread_done.store(true, Ordering::SeqCst);
+                sink(reply);
+            });
+        match spawned {
+            Ok(handle) => self.start_job(RunningSearch { stop, done, handle }),
+            Err(e) => self.emit(error(
+                ErrorCode::Busy,
+                format!("cannot start the solve thread: {e}"),
+            )),
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {

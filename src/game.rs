@@ -63,6 +63,23 @@ pub enum Forced {
     LossInTwo,
 }
 
+/// The inexact pruning a game lets the default search use ([`Game::selectivity`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selectivity {
+    /// Late move reductions: moves late in the order are searched shallower first.
+    pub reductions: bool,
+    /// Late move pruning: near the leaves, moves late in the order are not searched.
+    pub late_pruning: bool,
+}
+
+impl Selectivity {
+    /// No inexact pruning: the search is exact to its depth.
+    pub const NONE: Selectivity = Selectivity {
+        reductions: false,
+        late_pruning: false,
+    };
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -302,12 +319,34 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         0
     }
 
+    /// Ordering scores of all `moves` of this position (larger is tried first), computed
+    /// together so that a game can share work between them; replaces `scores`. Default:
+    /// [`Game::move_order_hint`] of each.
+    fn order_scores(&self, moves: &[Self::Move], scores: &mut Vec<i32>) {
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| self.move_order_hint(mv)));
+    }
+
     /// A result the side to move cannot escape, seen without search (an m,n,k line one
     /// stone short whose last square is empty, a Tak road one flat short). It must be
     /// exact: the search takes it as a proof. Cheap positions only; `None` when in doubt.
     /// Default: none.
     fn forced(&self) -> Option<Forced> {
         None
+    }
+
+    /// This game's own proof solver, for the search to use while it plays (see
+    /// [`crate::prover`]), its tables bounded to `memory` bytes. Default: none.
+    fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
+        let _ = memory;
+        None
+    }
+
+    /// Which inexact pruning the default search may use in this game (late move
+    /// reductions and pruning): none unless the game opts in, because each is measured
+    /// per game. Default: [`Selectivity::NONE`].
+    fn selectivity() -> Selectivity {
+        Selectivity::NONE
     }
 
     /// Checked play: parses nothing, but refuses a move that is not legal here.

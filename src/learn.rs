@@ -25,15 +25,38 @@
 //! # Concurrency
 //!
 //! [`LearnStore::record`] takes an exclusive lock on `PATH.lock` (an OS file lock,
-//! released when the process dies), re-reads the file, adds the game's counts, writes
-//! `PATH.tmp.PID` and renames it over `PATH`. Two processes recording at once both land.
+//! released when the process dies; it waits at most [`LOCK_WAIT`] for another holder),
+//! re-reads the file, adds the game's counts, writes a new temporary file in the same
+//! directory and renames it over `PATH`. Two processes recording at once both land.
 //! A file that does not start with the magic, or has a malformed line, is an error and
 //! is never written over.
+//!
+//! # Files that are not plain files
+//!
+//! The store may live in a directory other users can write to (`/tmp`), so nothing in it
+//! is trusted:
+//!
+//! - `PATH` must be a regular file (or not exist yet). A directory, a FIFO, a device or a
+//!   socket is refused with an error naming the path and what it is, without being
+//!   opened for more than a look (a FIFO is opened non-blocking, so it cannot hang the
+//!   engine), and so is a **symbolic link**: the store is the file itself, never what a
+//!   link points to. The link is not followed, not written through and not replaced.
+//!   Should one be planted after the store was opened, the next update refuses it when
+//!   it re-reads the file; planted between that re-read and the rename, it is replaced
+//!   by the rename as any name is, and its target is still never written.
+//! - `PATH.lock` is opened the same way (no link followed, regular files only), so a link
+//!   planted there cannot make the engine create or open another file.
+//! - The temporary file gets an unpredictable name in `PATH`'s own directory and is
+//!   created exclusively (`O_CREAT | O_EXCL` by the `tempfile` crate: a name that exists,
+//!   link or not, is never opened), with the store's permissions (0644 less the umask for
+//!   a new store), then renamed over `PATH`.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -45,6 +68,8 @@ pub const MAGIC: &str = "agon-learn";
 pub const VERSION: u32 = 1;
 /// The largest bonus (in centi-units) learning adds to or takes from a root move's score.
 pub const LEARN_BONUS: i32 = 300;
+/// How long [`LearnStore::record`] waits for another process's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(2);
 
 /// Games won, drawn and lost by the side that moved into a position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,6 +105,23 @@ pub enum LearnError {
         path: PathBuf,
         /// The system error.
         source: std::io::Error,
+    },
+    /// The path names something other than a regular file.
+    #[error(
+        "learn file {path}: is a {kind}, not a regular file (refused: the store must be a \
+         plain file, and links are never followed)"
+    )]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is: `symbolic link`, `directory`, `FIFO (named pipe)`, ...
+        kind: &'static str,
+    },
+    /// Another process held the lock file longer than [`LOCK_WAIT`].
+    #[error("learn file {path}: locked by another process for over {} s; the game is not recorded", LOCK_WAIT.as_secs())]
+    Locked {
+        /// The lock file.
+        path: PathBuf,
     },
     /// The file is not a store of this version, or a line is malformed.
     #[error("learn file {path}: line {line}: {reason} (the file is left untouched)")]
@@ -170,16 +212,110 @@ fn format(entries: &BTreeMap<Key, Counts>) -> String {
     text
 }
 
+/// What a file type is, in words, when it is not a regular file.
+fn odd_kind(kind: fs::FileType) -> Option<&'static str> {
+    if kind.is_file() {
+        None
+    } else if kind.is_symlink() {
+        Some("symbolic link")
+    } else if kind.is_dir() {
+        Some("directory")
+    } else if kind.is_fifo() {
+        Some("FIFO (named pipe)")
+    } else if kind.is_char_device() {
+        Some("character device")
+    } else if kind.is_block_device() {
+        Some("block device")
+    } else if kind.is_socket() {
+        Some("socket")
+    } else {
+        Some("special file")
+    }
+}
+
+/// Opens the regular file `path` without following a link there, `None` when it does not
+/// exist (and `create` is false). Anything but a regular file is refused: looked at
+/// first without opening it, and checked again on the opened file, so a file swapped in
+/// between is caught too. The open never blocks (`O_NONBLOCK`: a FIFO swapped in answers
+/// at once) and follows no link (`O_NOFOLLOW`).
+fn open_regular(path: &Path, create: bool) -> Result<Option<File>, LearnError> {
+    let not_a_file = |kind| LearnError::NotAFile {
+        path: path.to_path_buf(),
+        kind,
+    };
+    match fs::symlink_metadata(path) {
+        Ok(meta) => {
+            if let Some(kind) = odd_kind(meta.file_type()) {
+                return Err(not_a_file(kind));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !create => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error(path, e)),
+    }
+    let mut options = OpenOptions::new();
+    if create {
+        options.write(true).create(true).truncate(false).mode(0o644);
+    } else {
+        options.read(true);
+    }
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !create => return Ok(None),
+        // O_NOFOLLOW on a link: ELOOP.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_a_file("symbolic link")),
+        Err(e) => {
+            return Err(
+                match fs::symlink_metadata(path)
+                    .ok()
+                    .and_then(|m| odd_kind(m.file_type()))
+                {
+                    Some(kind) => not_a_file(kind),
+                    None => io_error(path, e),
+                },
+            )
+        }
+    };
+    let meta = file.metadata().map_err(|e| io_error(path, e))?;
+    if let Some(kind) = odd_kind(meta.file_type()) {
+        return Err(not_a_file(kind));
+    }
+    Ok(Some(file))
+}
+
 fn read_entries(path: &Path) -> Result<BTreeMap<Key, Counts>, LearnError> {
-    match fs::read_to_string(path) {
-        Ok(text) => parse(path, &text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+    let Some(mut file) = open_regular(path, false)? else {
+        return Ok(BTreeMap::new());
+    };
+    let mut text = String::new();
+    match file.read_to_string(&mut text) {
+        Ok(_) => parse(path, &text),
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Err(LearnError::Corrupt {
             path: path.to_path_buf(),
             line: 1,
             reason: "not UTF-8 text".into(),
         }),
         Err(e) => Err(io_error(path, e)),
+    }
+}
+
+/// Takes the exclusive lock on `lock`, waiting at most [`LOCK_WAIT`] for another holder.
+fn lock_within(lock: &File, path: &Path) -> Result<(), LearnError> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(LearnError::Locked {
+                    path: path.to_path_buf(),
+                })
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_error(path, e)),
+        }
     }
 }
 
@@ -234,13 +370,8 @@ impl LearnStore {
         outcome: Outcome,
     ) -> Result<(), LearnError> {
         let lock_path = sibling(&self.path, ".lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| io_error(&lock_path, e))?;
-        lock.lock().map_err(|e| io_error(&lock_path, e))?;
+        let lock = open_regular(&lock_path, true)?.expect("created when missing");
+        lock_within(&lock, &lock_path)?;
         let result = self.merge_locked(spec, positions, outcome);
         // Dropping the file releases the lock, even on error.
         drop(lock);
@@ -262,17 +393,31 @@ impl LearnStore {
                 Outcome::Win(_) => c.losses += 1,
             }
         }
-        let tmp = sibling(&self.path, &format!(".tmp.{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut file = File::create(&tmp)?;
-            file.write_all(format(&entries).as_bytes())?;
-            file.sync_all()?;
-            fs::rename(&tmp, &self.path)
+        // The store's own permissions for the new file (a new store: 0644 less the umask).
+        let mode = match fs::symlink_metadata(&self.path) {
+            Ok(meta) if meta.is_file() => meta.permissions().mode() & 0o777,
+            _ => 0o644,
         };
-        if let Err(e) = write() {
-            let _ = fs::remove_file(&tmp);
-            return Err(io_error(&self.path, e));
-        }
+        let dir = match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let prefix = format!(".{name}.");
+        let write = || -> std::io::Result<()> {
+            // Created with O_CREAT | O_EXCL under a random name: never an existing file or
+            // link. Removed again if anything below fails.
+            let mut file = tempfile::Builder::new()
+                .prefix(&prefix)
+                .suffix(".tmp")
+                .permissions(fs::Permissions::from_mode(mode))
+                .tempfile_in(dir)?;
+            file.write_all(format(&entries).as_bytes())?;
+            file.as_file().sync_all()?;
+            file.persist(&self.path).map_err(|e| e.error)?;
+            Ok(())
+        };
+        write().map_err(|e| io_error(&self.path, e))?;
         self.entries = entries;
         Ok(())
     }

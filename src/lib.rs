@@ -29,10 +29,13 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod learn;
+pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod protocol;
+pub mod prover;
 pub mod search;
+pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
 mod texel;

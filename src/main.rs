@@ -84,6 +84,38 @@ enum Cmd {
         /// Give up after this many seconds (default: never).
         #[arg(long)]
         time: Option<f64>,
+        /// Memory for the proof's tables, in MiB: a proof that needs more ends as
+        /// `unknown` (a proved result without its distance when only that was left).
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        hash: u64,
+    },
+    /// Play the default engine against itself at a fixed number of nodes a move and
+    /// write the games (for fitting the evaluation): one line per game, see `selfplay.rs`.
+    Selfplay {
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Seed of the opening draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Plies drawn at random at the start of each game.
+        #[arg(long, default_value_t = 4)]
+        random_plies: u32,
+        /// The random plies are drawn among this many moves, best by the ordering hint.
+        #[arg(long, default_value_t = 8)]
+        random_top: usize,
+        /// Record a game still going after this many plies as a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
     },
     /// Count leaf nodes of the legal move tree.
     Perft {
@@ -161,6 +193,7 @@ fn run(cli: Cli) -> Result<(), String> {
             method,
             distance,
             time,
+            hash,
         }) => {
             let method = agon::solve::Method::from_name(&method).ok_or_else(|| {
                 let names = agon::solve::Method::names();
@@ -173,16 +206,49 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
             let position = position.as_deref();
-            let report = agon::solve::solve(&spec_text, position, method, distance, limit, stop)?;
+            let report = agon::solve::solve(
+                &spec_text,
+                position,
+                method,
+                distance,
+                limit,
+                hash as usize,
+                stop,
+            )?;
             print!("{report}");
             Ok(())
         }
+        Some(Cmd::Selfplay {
+            games,
+            nodes,
+            seed,
+            random_plies,
+            random_top,
+            max_plies,
+            threads,
+            out,
+        }) => {
+            let options = agon::selfplay::SelfPlayOptions {
+                games,
+                nodes,
+                seed,
+                random_plies,
+                random_top,
+                max_plies,
+                threads,
+            };
+            let progress = |done: usize| {
+                if done.is_multiple_of(100) || done == games {
+                    eprintln!("{done}/{games} games");
+                }
+            };
+            let text = agon::selfplay::selfplay(&spec_text, &options, &progress)?;
+            std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
         Some(Cmd::Perft { depth, divide }) => {
-            let lines = Arc::new(Mutex::new(Vec::new()));
-            let sink_lines = Arc::clone(&lines);
-            let mut engine = Engine::new(Arc::new(move |r: Reply| {
-                sink_lines.lock().expect("sink").push(r.to_string())
-            }));
+            // Lines are printed as they come (each `divide` line when its move is
+            // counted); Ctrl-C or SIGTERM end the process at once, as by default.
+            let mut engine = Engine::new(Arc::new(|r: Reply| println!("{r}")));
             engine
                 .set_game(&spec_text, position.as_deref())
                 .map_err(|r| r.to_string())?;
@@ -192,9 +258,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 format!("perft {depth}")
             };
             engine.handle_line(&command);
-            for line in lines.lock().expect("sink").iter() {
-                println!("{line}");
-            }
+            engine.wait();
             Ok(())
         }
     }

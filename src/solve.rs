@@ -14,6 +14,11 @@
 //!
 //! `auto` (the default) takes `regions` or `threats` where they apply and `search`
 //! elsewhere.
+//!
+//! Every method keeps its tables within a memory budget (`--hash`, the protocol's `Hash`
+//! option; see [`crate::memory`]): a proof that needs more ends as `unknown`, or, when
+//! the value was proved and only its distance was being sought, as the value without the
+//! distance.
 
 use std::any::Any;
 use std::fmt;
@@ -30,7 +35,7 @@ use crate::games::mnk::solve::{
 };
 use crate::games::mnk::Mnk;
 use crate::games::{dispatch, GameSpec, GameVisitor};
-use crate::search::{new_searcher, Control, Limits, Score, SearchOptions, SearcherKind};
+use crate::search::{Control, Limits, Score, SearchOptions, Searcher};
 
 /// How to prove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +93,27 @@ pub enum Verdict {
     Draw,
 }
 
+/// Why a solve ended before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The time limit passed or `stop` came.
+    Stopped,
+    /// The tables reached the memory budget of this many MiB.
+    Memory {
+        /// The budget.
+        mib: usize,
+    },
+}
+
+impl fmt::Display for Cut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cut::Stopped => f.write_str("time limit reached"),
+            Cut::Memory { mib } => write!(f, "memory limit of {mib} MiB reached"),
+        }
+    }
+}
+
 /// What a solve found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveReport {
@@ -97,8 +123,11 @@ pub struct SolveReport {
     pub position: String,
     /// The side to move's name in the game (`x`, `w`, ...).
     pub side_to_move: &'static str,
-    /// The value, `None` when the time ran out first.
+    /// The value, `None` when the time or memory ran out first.
     pub verdict: Option<Verdict>,
+    /// Why the solve ended early: before the value (`verdict` is `None`) or before the
+    /// distance (a win or loss without plies).
+    pub cut: Option<Cut>,
     /// A best move (a winning one when the side to move wins).
     pub best_move: Option<String>,
     /// `search`, `regions` or `threats`.
@@ -119,9 +148,15 @@ impl fmt::Display for SolveReport {
             Some(Verdict::Win(p)) => format!("win for {mover} (the side to move){}", plies(p)),
             Some(Verdict::Loss(p)) => format!("loss for {mover} (the side to move){}", plies(p)),
             Some(Verdict::Draw) => "draw".to_string(),
-            None => "unknown (time limit reached before a proof)".to_string(),
+            None => format!(
+                "unknown ({} before a proof)",
+                self.cut.unwrap_or(Cut::Stopped)
+            ),
         };
         writeln!(f, "result: {result}")?;
+        if let (Some(_), Some(cut)) = (self.verdict, self.cut) {
+            writeln!(f, "distance: not found ({cut})")?;
+        }
         if let Some(mv) = &self.best_move {
             writeln!(f, "best move: {mv}")?;
         }
@@ -133,9 +168,10 @@ impl fmt::Display for SolveReport {
 }
 
 /// Proves the value of `position` (the start when `None`) of the game `spec`, giving up
-/// after `limit` (never when `None`) or when `stop` is raised. `distance` asks the
-/// `regions` method for the distance too (the other methods always give it); when the
-/// time runs out while it is sought, the proved result comes without it.
+/// after `limit` (never when `None`), when `stop` is raised, or when its tables would
+/// take more than `memory_mib` MiB. `distance` asks the `regions` method for the
+/// distance too (the other methods always give it); when the time or memory runs out
+/// while it is sought, the proved result comes without it.
 ///
 /// # Errors
 /// A message for an unknown game, a bad position, or a method that does not apply.
@@ -145,6 +181,7 @@ pub fn solve(
     method: Method,
     distance: bool,
     limit: Option<Duration>,
+    memory_mib: usize,
     stop: Arc<AtomicBool>,
 ) -> Result<SolveReport, String> {
     let spec = GameSpec::parse(spec).map_err(|e| e.to_string())?;
@@ -157,6 +194,7 @@ pub fn solve(
             method,
             distance,
             limit,
+            memory_mib: memory_mib.max(1),
             stop,
         },
     )
@@ -169,6 +207,7 @@ struct SolveGame<'a> {
     method: Method,
     distance: bool,
     limit: Option<Duration>,
+    memory_mib: usize,
     stop: Arc<AtomicBool>,
 }
 
@@ -226,6 +265,7 @@ impl GameVisitor for SolveGame<'_> {
             position: pos.format_position(),
             side_to_move: G::side_name(pos.side_to_move()),
             verdict: None,
+            cut: None,
             best_move: None,
             method: if use_regions {
                 "regions"
@@ -238,10 +278,19 @@ impl GameVisitor for SolveGame<'_> {
             elapsed: Duration::ZERO,
         };
         let start = Instant::now();
+        let budget = crate::memory::mib(self.memory_mib);
+        let memory_cut = Cut::Memory {
+            mib: self.memory_mib,
+        };
         if let Some(mnk) = mnk.filter(|p| use_threats && p.outcome().is_none()) {
             let mut solver = ThreatSolver::new(mnk).expect("size checked above");
+            solver.set_memory_limit(budget);
             match solver.solve_with_distance(mnk, &self.stop) {
                 Ok(solution) => {
+                    report.cut = solution.cut.map(|c| match c {
+                        MnkSolveError::OutOfMemory => memory_cut,
+                        _ => Cut::Stopped,
+                    });
                     report.verdict = Some(match solution.value {
                         MnkValue::Win => Verdict::Win(solution.plies),
                         MnkValue::Loss => Verdict::Loss(solution.plies),
@@ -252,11 +301,19 @@ impl GameVisitor for SolveGame<'_> {
                         .map(|c| mnk.format_move(crate::games::mnk::MnkMove(c as u16)));
                     report.nodes = solution.nodes;
                 }
-                Err(MnkSolveError::Stopped) => report.nodes = solver.nodes(),
+                Err(MnkSolveError::Stopped) => {
+                    report.nodes = solver.nodes();
+                    report.cut = Some(Cut::Stopped);
+                }
+                Err(MnkSolveError::OutOfMemory) => {
+                    report.nodes = solver.nodes();
+                    report.cut = Some(memory_cut);
+                }
                 Err(MnkSolveError::TooLarge) => unreachable!("checked above"),
             }
         } else if let Some(clobber) = clobber.filter(|_| use_regions) {
             let mut solver = RegionSolver::new();
+            solver.set_memory_limit(budget);
             match solver.solve(clobber, &self.stop) {
                 Ok(solution) => {
                     report.verdict = Some(if solution.side_to_move_wins {
@@ -278,27 +335,42 @@ impl GameVisitor for SolveGame<'_> {
                                 report.best_move = mv.map(|m| clobber.format_move(m));
                             }
                             // Out of time: the proved result stands, without a distance.
-                            Err(SolveError::Stopped) => {}
+                            Err(SolveError::Stopped) => report.cut = Some(Cut::Stopped),
+                            Err(SolveError::OutOfMemory) => report.cut = Some(memory_cut),
                             Err(e) => log::error!("no distance for a proved result: {e:?}"),
                         }
                         report.nodes = solver.nodes();
                     }
                 }
-                Err(SolveError::Stopped) => report.nodes = solver.nodes(),
+                Err(SolveError::Stopped) => {
+                    report.nodes = solver.nodes();
+                    report.cut = Some(Cut::Stopped);
+                }
+                Err(SolveError::OutOfMemory) => {
+                    report.nodes = solver.nodes();
+                    report.cut = Some(memory_cut);
+                }
                 Err(e) => unreachable!("size checked above: {e:?}"),
             }
         } else {
             let options = SearchOptions {
                 heuristic: G::heuristics()[0].1,
                 ordering: true,
-                hash_mb: 256,
+                // The table is the search's memory: the budget, within the `Hash` range.
+                hash_mb: self.memory_mib.clamp(1, 4096),
                 default_depth: 1,
                 move_overhead: Duration::ZERO,
                 seed: 0,
                 playout: crate::search::DEFAULT_PLAYOUT,
                 threads: 1,
             };
-            let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
+            // The plain search: no game solver inside, so that it checks the solvers.
+            let mut searcher = crate::search::pvs::Pvs::<G>::new(
+                options.heuristic,
+                options.hash_mb,
+                options.move_overhead,
+            )
+            .with_prover(None);
             let limits = Limits {
                 infinite: true,
                 ..Limits::default()
@@ -312,10 +384,13 @@ impl GameVisitor for SolveGame<'_> {
                     Score::Loss(p) => Verdict::Loss(Some(p)),
                     Score::Cp(_) => Verdict::Draw,
                 });
+            } else {
+                report.cut = Some(Cut::Stopped);
             }
             if let Some(outcome) = pos.outcome() {
                 // A finished game: the result is the game's, not the search's.
                 report.best_move = None;
+                report.cut = None;
                 report.verdict = Some(match outcome {
                     Outcome::Draw => Verdict::Draw,
                     Outcome::Win(side) if side == pos.side_to_move() => Verdict::Win(Some(0)),

@@ -375,3 +375,174 @@ fn protocol_learn_file() {
     // Seven new positions: the second game shares none with the first.
     assert_eq!(lost.len(), 5 + 7);
 }
+
+/// An empty, valid store: what a careless engine would happily read and write through
+/// a link to it.
+const EMPTY_STORE: &str = "agon-learn 1\n";
+
+/// The files of `dir`, sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// One game's worth of positions to record.
+fn record_one(store: &mut LearnStore) -> Result<(), LearnError> {
+    store.record(
+        "mnk m=3 n=3 k=3",
+        &[(1, Side::First), (2, Side::Second)],
+        Outcome::Win(Side::First),
+    )
+}
+
+fn assert_refused(
+    result: Result<impl std::fmt::Debug, LearnError>,
+    path: &std::path::Path,
+    kind: &str,
+) {
+    match result {
+        Err(err @ LearnError::NotAFile { .. }) => {
+            let text = err.to_string();
+            assert!(
+                text.contains(&path.display().to_string()) && text.contains(kind),
+                "{text}"
+            );
+        }
+        other => panic!(
+            "expected {kind} at {} to be refused, got {other:?}",
+            path.display()
+        ),
+    }
+}
+
+/// A symbolic link as the store, planted before the store is opened or after, and links
+/// planted at the lock file and at the temporary file's old predictable name: none of
+/// them makes the engine write to (or create) the link's target, and none is replaced.
+#[test]
+fn planted_symlinks_never_cause_a_write_to_their_target() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir("symlink");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, EMPTY_STORE).unwrap();
+    let path = dir.join("store.txt");
+
+    // A link as the store: refused when opened, through the API and the protocol.
+    symlink(&victim, &path).unwrap();
+    assert_refused(LearnStore::open(&path), &path, "symbolic link");
+    let out = engine_session(&format!(
+        "setoption name LearnFile value {}\nisready\n",
+        path.display()
+    ));
+    assert!(
+        out.starts_with("error bad-value option LearnFile: learn file ")
+            && out.contains("is a symbolic link"),
+        "{out}"
+    );
+
+    // A store opened while the path was free, then a link planted there: the update
+    // refuses it; the victim keeps its bytes and the link stays a link.
+    std::fs::remove_file(&path).unwrap();
+    let mut store = LearnStore::open(&path).unwrap();
+    symlink(&victim, &path).unwrap();
+    assert_refused(record_one(&mut store), &path, "symbolic link");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), EMPTY_STORE);
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_symlink());
+
+    // A link at the lock file, pointing where no file is: not followed, nothing created.
+    std::fs::remove_file(&path).unwrap();
+    let created = dir.join("created-by-the-lock.txt");
+    let lock = dir.join("store.txt.lock");
+    // (The refused update above had created the lock file itself: a regular file.)
+    assert!(std::fs::symlink_metadata(&lock).unwrap().is_file());
+    std::fs::remove_file(&lock).unwrap();
+    symlink(&created, &lock).unwrap();
+    assert_refused(record_one(&mut store), &lock, "symbolic link");
+    assert!(!created.exists());
+    std::fs::remove_file(&lock).unwrap();
+
+    // Links at the temporary file's old predictable names (`PATH.tmp.PID`, for this
+    // process and the next few) are ignored: the update lands in the store, the victim
+    // keeps its bytes, and no temporary file is left behind.
+    let pid = std::process::id();
+    for p in pid..pid + 4 {
+        symlink(&victim, dir.join(format!("store.txt.tmp.{p}"))).unwrap();
+    }
+    let before = listing(&dir);
+    record_one(&mut store).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), EMPTY_STORE);
+    let stored = LearnStore::open(&path).unwrap();
+    assert_eq!(stored.len(), 2);
+    let mut expected = before;
+    expected.extend(["store.txt".to_string(), "store.txt.lock".to_string()]);
+    expected.sort();
+    assert_eq!(listing(&dir), expected);
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+}
+
+/// A FIFO, a directory and a device as the store are refused at once, naming the path
+/// and what it is, and left as they are. A FIFO used to hang the engine: opening it for
+/// reading waits for a writer.
+#[test]
+fn fifo_directory_and_device_stores_are_refused_at_once() {
+    let dir = temp_dir("special");
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // On a thread, so that a hang fails the test instead of blocking it.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let f = fifo.clone();
+    std::thread::spawn(move || tx.send(LearnStore::open(&f).map(|s| s.len())));
+    let opened = rx
+        .recv_timeout(Duration::from_secs(2))
+        .expect("opening a FIFO as the store must not hang");
+    assert_refused(opened, &fifo, "FIFO");
+    let out = engine_session(&format!(
+        "setoption name LearnFile value {}\nisready\n",
+        fifo.display()
+    ));
+    assert!(
+        out.contains("is a FIFO") && out.ends_with("readyok\n"),
+        "{out}"
+    );
+
+    let sub = dir.join("a-directory");
+    std::fs::create_dir(&sub).unwrap();
+    assert_refused(LearnStore::open(&sub), &sub, "directory");
+    assert_refused(
+        LearnStore::open("/dev/null"),
+        std::path::Path::new("/dev/null"),
+        "character device",
+    );
+
+    // A store that becomes a FIFO or a directory after it was opened: the update is
+    // refused and the special file stays what it was.
+    let path = dir.join("store.txt");
+    let mut store = LearnStore::open(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert_refused(record_one(&mut store), &path, "directory");
+    assert!(path.is_dir());
+    std::fs::remove_dir(&path).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(record_one(&mut store)));
+    let recorded = rx
+        .recv_timeout(Duration::from_secs(2))
+        .expect("recording into a FIFO must not hang");
+    assert_refused(recorded, &path, "FIFO");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&path)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}

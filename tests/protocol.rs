@@ -361,3 +361,186 @@ fn fixed_depth_searchers_use_the_depth_option_under_a_clock() {
         );
     }
 }
+
+/// The most a long command may take to answer `stop`, `isready`, `quit` or the end of
+/// input (issue 19). Measured: 0.1 to 8 ms; before, `perft 50` answered none of them.
+const PROMPT: Duration = Duration::from_millis(100);
+
+/// Runs `trial` (which returns how long the engine took to answer) up to three times and
+/// passes when one answer came within [`PROMPT`]: on a loaded machine (these tests run
+/// beside each other and beside other builds) one answer can wait for a core for longer
+/// than that, but an engine that does not answer at all fails every trial.
+fn prompt_in_one_of_three(what: &str, mut trial: impl FnMut() -> Duration) {
+    let mut took = Vec::new();
+    for _ in 0..3 {
+        let t = trial();
+        took.push(t);
+        if t < PROMPT {
+            return;
+        }
+    }
+    panic!("{what}: no answer within {PROMPT:?} in three trials: {took:?}");
+}
+
+/// An engine counting `perft 50` on gomoku (about 10^100 leaves: it never ends alone).
+fn endless_perft() -> EngineProcess {
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value gomoku");
+    e.send("perft 50");
+    // Let the count get going.
+    std::thread::sleep(Duration::from_millis(200));
+    e
+}
+
+#[test]
+fn perft_50_answers_isready_stop_quit_and_end_of_input_at_once() {
+    // isready: readyok at once, while the count goes on; other commands are refused.
+    prompt_in_one_of_three("isready", || {
+        let mut e = endless_perft();
+        let sent = Instant::now();
+        e.send("isready");
+        let line = e.line(5 * SEC);
+        let took = sent.elapsed();
+        assert_eq!(line, "readyok");
+        e.send("position startpos");
+        assert!(e.line(5 * SEC).starts_with("error busy"));
+        took
+    });
+
+    // stop: the count ends with what it counted, marked as stopped; then it is idle.
+    prompt_in_one_of_three("stop", || {
+        let mut e = endless_perft();
+        let sent = Instant::now();
+        e.send("stop");
+        let line = e.line(5 * SEC);
+        let took = sent.elapsed();
+        assert!(line.starts_with("perft depth 50 stopped nodes "), "{line}");
+        let reply: agon::protocol::Reply = line.parse().unwrap();
+        match reply {
+            agon::protocol::Reply::Perft { stopped, nodes, .. } => {
+                assert!(stopped && nodes > 0)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(e.ask("query game"), vec!["response mnk m=15 n=15 k=5"]);
+        took
+    });
+
+    // quit: the process is gone at once.
+    prompt_in_one_of_three("quit", || {
+        let mut e = endless_perft();
+        let sent = Instant::now();
+        e.send("quit");
+        let status = e.wait_exit(5 * SEC).expect("agon exits on quit");
+        let took = sent.elapsed();
+        assert!(status.success());
+        took
+    });
+
+    // End of input: the same.
+    prompt_in_one_of_three("end of input", || {
+        let mut e = endless_perft();
+        let sent = Instant::now();
+        e.close_stdin();
+        let status = e.wait_exit(5 * SEC).expect("agon exits at end of input");
+        let took = sent.elapsed();
+        assert!(status.success());
+        took
+    });
+}
+
+#[test]
+fn perft_divide_lines_come_as_each_move_is_counted_and_stop_keeps_them() {
+    // 7x7 k=4, depth 6: about 48 * 47 * 46 * 45 * 44 = 205 million leaves below each of
+    // the 49 root moves, a fraction of a second each. A stop after the first line ends
+    // the count with the root moves already sent, and their sum as the total.
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=7 n=7 k=4");
+    e.send("perft 6 divide");
+    let first = e.line(60 * SEC);
+    assert!(first.starts_with("divide a1 "), "{first}");
+    e.send("stop");
+    let lines = e.until("perft ", 5 * SEC);
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("perft depth 6 stopped nodes "), "{last}");
+    // The total is the sum of the root moves counted before the stop.
+    let counted: u64 = std::iter::once(&first)
+        .chain(&lines[..lines.len() - 1])
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert!(
+        last.contains(&format!(" nodes {counted} ")),
+        "{counted}: {last}"
+    );
+}
+
+#[test]
+fn a_large_hash_is_ready_at_once() {
+    // 4 GiB of table: `readyok` took 2.2 s (up to 14 s on a loaded machine) when every
+    // entry was written before it; `uginewgame` cleared it entry by entry as long.
+    for command in ["setoption name Hash value 4096", "uginewgame"] {
+        prompt_in_one_of_three(command, || {
+            let mut e = EngineProcess::start();
+            e.ask("setoption name Game value gomoku");
+            if command == "uginewgame" {
+                e.ask("setoption name Hash value 4096");
+            }
+            let sent = Instant::now();
+            e.send(command);
+            e.send("isready");
+            assert_eq!(e.line(30 * SEC), "readyok");
+            let took = sent.elapsed();
+            // And the table works.
+            e.send("go depth 2");
+            assert_ne!(bestmove(&e.until("bestmove", 10 * SEC)), "none");
+            took
+        });
+    }
+}
+
+/// The command-line `agon perft` and `agon solve` end at once on Ctrl-C (SIGINT) and
+/// SIGTERM.
+#[test]
+fn command_line_perft_and_solve_end_at_once_on_a_signal() {
+    use std::os::unix::process::CommandExt;
+    for (args, signal) in [
+        (&["--game", "gomoku", "perft", "50"][..], libc::SIGINT),
+        (&["--game", "gomoku", "perft", "50"][..], libc::SIGTERM),
+        (&["--game", "mnk m=8 n=8 k=5", "solve"][..], libc::SIGINT),
+        (&["--game", "mnk m=8 n=8 k=5", "solve"][..], libc::SIGTERM),
+    ] {
+        prompt_in_one_of_three(&format!("{args:?} signal {signal}"), || {
+            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agon"));
+            command
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            // SAFETY: only async-signal-safe calls between fork and exec. The default
+            // dispositions, whatever this test inherited (a shell's `&` ignores SIGINT).
+            unsafe {
+                command.pre_exec(|| {
+                    libc::signal(libc::SIGINT, libc::SIG_DFL);
+                    libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                    Ok(())
+                });
+            }
+            let mut child = command.spawn().unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(child.try_wait().unwrap().is_none(), "{args:?} ended alone");
+            let sent = Instant::now();
+            // SAFETY: kill(2) on our own child's pid.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+            let status = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break status;
+                }
+                assert!(sent.elapsed() < 5 * SEC, "{args:?} ignored signal {signal}");
+                std::thread::sleep(Duration::from_millis(2));
+            };
+            let took = sent.elapsed();
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(signal), "{args:?}");
+            took
+        });
+    }
+}

@@ -133,6 +133,7 @@ fn run(spec: &str, position: Option<&str>, method: Method) -> agon::solve::Solve
         method,
         true,
         None,
+        256,
         Arc::new(AtomicBool::new(false)),
     )
     .unwrap()
@@ -159,6 +160,7 @@ fn both_methods_agree_on_clobber() {
         Method::Regions,
         false,
         None,
+        256,
         Arc::new(AtomicBool::new(false)),
     )
     .unwrap();
@@ -366,6 +368,8 @@ fn cli_reports_and_refuses() {
 #[test]
 fn protocol_solve_runs_beside_isready_and_stops() {
     let mut engine = common::EngineProcess::start();
+    // Room for the proof's tables beyond the few milliseconds before `stop`.
+    engine.send("setoption name Hash value 256");
     engine.send("setoption name Game value clobber rows=6 cols=8");
     engine.send("position startpos");
     engine.send("solve");
@@ -430,4 +434,87 @@ fn protocol_solve_takes_a_method() {
     );
     // The engine is idle and answers as before.
     assert_eq!(engine.ask("moves").len(), 1);
+}
+
+/// The engine's peak resident memory in KiB (`VmHWM` of /proc/PID/status).
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status")
+}
+
+/// `solve` of 8x8 five in a row (not provable in reasonable time or memory: it grew from
+/// 105 MB to 578 MB in 20 s and aborted under a 1 GiB limit) stays within the `Hash`
+/// option's 256 MiB and answers `unknown` on its own, saying why; the engine then
+/// carries on. Measured: peak 219 MiB, answer after 7.4 s (6.3M nodes).
+#[test]
+fn protocol_solve_stays_within_hash_and_answers() {
+    const HASH_MIB: u64 = 256;
+    let mut engine = common::EngineProcess::start();
+    engine.send("setoption name Game value mnk m=8 n=8 k=5");
+    engine.send(&format!("setoption name Hash value {HASH_MIB}"));
+    engine.send("position startpos");
+    engine.send("solve");
+    let lines = engine.until("solution", Duration::from_secs(180));
+    let peak = peak_rss_kib(engine.child.id());
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("solution unknown method threats nodes "),
+        "{last}"
+    );
+    let why = &lines[lines.len() - 2];
+    assert!(
+        why.starts_with("info string solve: memory limit of 256 MiB reached"),
+        "{why}"
+    );
+    // The tables' bound plus the process's own few MiB (its start is about 5 MiB).
+    assert!(
+        peak < (HASH_MIB + 16) * 1024,
+        "peak resident memory {} MiB over the bound of {HASH_MIB} MiB",
+        peak / 1024
+    );
+    assert_eq!(engine.ask("query game"), vec!["response mnk m=8 n=8 k=5"]);
+}
+
+/// A proof cut by the memory bound while it looks for the distance keeps what it proved:
+/// the value, without plies.
+#[test]
+fn memory_cut_during_the_distance_keeps_the_value() {
+    // Clobber 4x5: a win for White in 15 plies (README); the proof alone takes far less
+    // memory than the distance search (measured: the proof fits 8 MiB, not 4; the
+    // distance needs more than 16 MiB, and fits 32).
+    let report = |mib| {
+        solve(
+            "clobber rows=4 cols=5",
+            None,
+            Method::Regions,
+            true,
+            None,
+            mib,
+            Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap()
+    };
+    let full = report(256);
+    assert_eq!(full.verdict, Some(Verdict::Win(Some(15))));
+    assert_eq!(full.cut, None);
+    let cut = report(8);
+    assert_eq!(cut.verdict, Some(Verdict::Win(None)), "{cut}");
+    assert_eq!(cut.cut, Some(agon::solve::Cut::Memory { mib: 8 }));
+    assert!(
+        cut.to_string()
+            .contains("distance: not found (memory limit of 8 MiB reached)"),
+        "{cut}"
+    );
+    let nothing = report(1);
+    assert_eq!(nothing.verdict, None);
+    assert!(
+        nothing
+            .to_string()
+            .contains("result: unknown (memory limit of 1 MiB reached before a proof)"),
+        "{nothing}"
+    );
 }

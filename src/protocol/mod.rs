@@ -431,16 +431,18 @@ pub enum Reply {
         /// Leaves below it.
         nodes: u64,
     },
-    /// `perft depth <d> nodes <n> time <ms> nps <n>`.
+    /// `perft depth <d> [stopped] nodes <n> time <ms> nps <n>`.
     Perft {
         /// Depth counted.
         depth: u32,
-        /// Leaves at that depth.
+        /// Leaves at that depth (counted before the stop when `stopped`).
         nodes: u64,
         /// Milliseconds taken.
         time_ms: u64,
         /// Leaves per second.
         nps: u64,
+        /// The count was stopped (`stop`, `quit`, end of input) before it was complete.
+        stopped: bool,
     },
     /// `moves <m1> <m2> ...`: the legal moves (just `moves` when there are none).
     Moves(Vec<String>),
@@ -785,10 +787,17 @@ impl fmt::Display for Reply {
                 nodes,
                 time_ms,
                 nps,
-            } => write!(
-                f,
-                "perft depth {depth} nodes {nodes} time {time_ms} nps {nps}"
-            ),
+                stopped,
+            } => {
+                // `stopped` comes before the counts, so that a reader that does not know
+                // it (and skips a key with its value) fails on the missing `nodes` rather
+                // than taking a partial count for a complete one.
+                write!(f, "perft depth {depth}")?;
+                if *stopped {
+                    f.write_str(" stopped")?;
+                }
+                write!(f, " nodes {nodes} time {time_ms} nps {nps}")
+            }
             Reply::Moves(moves) => {
                 f.write_str("moves")?;
                 write_words(f, moves)

@@ -840,13 +840,19 @@ fn divide(input: &str) -> Res<'_, Reply> {
     ))
 }
 
-/// `perft depth <d> nodes <n> time <ms> nps <n>`, keys in any order; `time` and `nps`
-/// default to 0, unknown keys skip one value.
+/// `perft depth <d> [stopped] nodes <n> time <ms> nps <n>`, keys in any order; `time`
+/// and `nps` default to 0, `stopped` is a flag without a value, unknown keys skip one
+/// value.
 fn perft_reply(input: &str) -> Res<'_, Reply> {
     let (mut depth, mut nodes, mut time_ms, mut nps) = (None, None, 0, 0);
+    let mut stopped = false;
     let mut input = input;
     while let Ok((rest, key)) = arg(input) {
         input = match key {
+            "stopped" => {
+                stopped = true;
+                rest
+            }
             "depth" => {
                 let (rest, n) = number(rest, key)?;
                 depth = Some(n);
@@ -883,6 +889,7 @@ fn perft_reply(input: &str) -> Res<'_, Reply> {
             nodes,
             time_ms,
             nps,
+            stopped,
         },
     ))
 }

@@ -243,14 +243,20 @@ fn reply() -> impl Strategy<Value = Reply> {
         (select(ErrorCode::ALL.to_vec()), free_text())
             .prop_map(|(code, message)| Reply::Error { code, message }),
         (move_token(), any::<u64>()).prop_map(|(mv, nodes)| Reply::Divide { mv, nodes }),
-        (any::<u32>(), any::<u64>(), any::<u64>(), any::<u64>()).prop_map(
-            |(depth, nodes, time_ms, nps)| Reply::Perft {
+        (
+            any::<u32>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<bool>()
+        )
+            .prop_map(|(depth, nodes, time_ms, nps, stopped)| Reply::Perft {
                 depth,
                 nodes,
                 time_ms,
-                nps
-            }
-        ),
+                nps,
+                stopped,
+            }),
         vec(move_token(), 0..8).prop_map(Reply::Moves),
         board_text().prop_map(Reply::Board),
         Just(Reply::ShowOk),

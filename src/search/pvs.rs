@@ -6,6 +6,19 @@
 //! preferred. A subtree that no search horizon limited is stored in the table as exact
 //! at any depth; when a whole iteration is horizon-free the root is solved and the
 //! search stops, whatever time is left.
+//!
+//! # The game's own solver
+//! When the game lends one ([`Game::prover`], [`crate::prover`]) and the search is
+//! limited by time rather than by depth or nodes (`movetime`, a clock, `infinite`: the
+//! engine at play; fixed-depth searches stay plain and reproducible), the solver gets
+//! a share of the move's time at the root before the search (the prover says how much,
+//! [`Prover::root_share`]): a proved win is
+//! played at once, a proved loss is reported as such while the search picks the longest
+//! defence. Inside the search, every node the prover calls small is handed to it with a
+//! small node budget; a proof ends the line as a won or lost leaf (scored with the
+//! prover's bound on the distance when it measured none, and stored in the table as the
+//! bound it is). Nodes it could not prove are remembered (by hash, [`MISS_SLOTS`]
+//! slots) and not asked again.
 
 use std::time::{Duration, Instant};
 
@@ -15,13 +28,70 @@ use super::{
     terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
     INFINITY, WIN, WIN_THRESHOLD,
 };
-use crate::game::{Forced, Game};
+use crate::game::{Forced, Game, Outcome};
+use crate::prover::{Proof, ProofLimits, Prover};
+
+/// Experiment knobs (development only): `AGON_KNOB_<NAME>` overrides a default.
+fn knob(name: &str, default: i32) -> i32 {
+    std::env::var(format!("AGON_KNOB_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Parameters of the inexact pruning.
+#[derive(Clone, Debug)]
+struct Tuning {
+    reductions: bool,
+    lmr_min_index: usize,
+    lmr_table: Vec<[i32; 64]>,
+    late_pruning: bool,
+    lmp_depth: i32,
+    lmp_base: usize,
+    lmp_scale: usize,
+    hint_depth: i32,
+}
+
+impl Tuning {
+    fn new<G: Game>() -> Tuning {
+        let sel = G::selectivity();
+        let base = f64::from(knob("LMR_BASE", 50)) / 100.0;
+        let div = f64::from(knob("LMR_DIV", 200)) / 100.0;
+        let lmr_table = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (i, r) in row.iter_mut().enumerate() {
+                    if d > 0 && i > 0 {
+                        *r = (base + (d as f64).ln() * (i as f64).ln() / div).max(0.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Tuning {
+            reductions: sel.reductions && knob("LMR", 1) == 1,
+            lmr_min_index: knob("LMR_INDEX", 3) as usize,
+            lmr_table,
+            late_pruning: sel.late_pruning && knob("LMP", 1) == 1,
+            lmp_depth: knob("LMP_DEPTH", 2),
+            lmp_base: knob("LMP_BASE", 8) as usize,
+            lmp_scale: knob("LMP_SCALE", 8) as usize,
+            hint_depth: knob("HINT_DEPTH", HINT_DEPTH),
+        }
+    }
+}
 
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
 /// The game's (possibly costly) ordering hint is used at nodes with at least this much depth left.
 const HINT_DEPTH: i32 = 2;
+/// The root solver's time when the search has no time limit (`go infinite`).
+const ROOT_TIME_UNTIMED: Duration = Duration::from_secs(1);
+/// Slots of the table of nodes the prover could not prove.
+pub const MISS_SLOTS: usize = 1 << 16;
+/// The prover is asked at nodes with at least this much depth left.
+const PROVER_DEPTH: i32 = 1;
 
 /// Iterative deepening PVS, with a table of its own (`T` = [`LocalTable`]) or one shared
 /// with other threads ([`LazySmp`]).
@@ -33,6 +103,8 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     start_depth: u32,
     moves: MoveStack<G::Move>,
     order_keys: Vec<Vec<(i32, G::Move)>>,
+    /// The game's ordering scores of the moves being ordered.
+    hints: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
@@ -44,6 +116,13 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     node_limit: Option<u64>,
     /// Whether results the game proves without search ([`Game::forced`]) end a line.
     use_forced: bool,
+    /// The game's solver, if it lends one and it is not turned off.
+    prover: Option<Box<dyn Prover<G>>>,
+    /// Whether this search uses the prover (a search limited by time).
+    use_prover: bool,
+    /// Hashes of nodes the prover could not prove, by their low bits.
+    prover_misses: Vec<u64>,
+    tuning: Tuning,
 }
 
 #[inline]
@@ -56,6 +135,7 @@ impl<G: Game> Pvs<G> {
     /// every clock budget back.
     pub fn new(heuristic: G::Heuristic, hash_mb: usize, move_overhead: Duration) -> Self {
         Pvs::with_table(heuristic, LocalTable::new(hash_mb), move_overhead, 1)
+            .with_prover(G::prover(crate::memory::mib(hash_mb)))
     }
 }
 
@@ -74,6 +154,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             start_depth: start_depth.max(1),
             moves: MoveStack::default(),
             order_keys: Vec::new(),
+            hints: Vec::new(),
             killers: Vec::new(),
             history: vec![0; HISTORY_SIZE],
             pv: Vec::new(),
@@ -84,15 +165,52 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             hard_deadline: None,
             node_limit: None,
             use_forced: true,
+            prover: None,
+            use_prover: false,
+            prover_misses: Vec::new(),
+            tuning: Tuning::new::<G>(),
         }
     }
 
-    /// The same searcher without the game's proofs without search ([`Game::forced`]):
-    /// it then computes exactly the minimax value of the tree to the given depth, as the
-    /// plain searchers do (the tests compare them).
+    /// The same searcher without the game's proofs without search ([`Game::forced`]),
+    /// without its solver and without inexact pruning ([`Game::selectivity`]): it then
+    /// computes exactly the minimax value of the tree to the given depth, as the plain
+    /// searchers do (the tests compare them).
     pub fn without_forced(mut self) -> Self {
         self.use_forced = false;
+        self.prover = None;
+        self.tuning.reductions = false;
+        self.tuning.late_pruning = false;
         self
+    }
+
+    /// The same searcher with `prover` as the game's solver (none: a plain search, as
+    /// `solve`'s `search` method wants, to check the solvers independently).
+    pub fn with_prover(mut self, prover: Option<Box<dyn Prover<G>>>) -> Self {
+        self.prover = prover;
+        self
+    }
+
+    /// Asks the prover about the node `pos` at `ply`: the score and bound of a proof.
+    fn prove_node(&mut self, pos: &G, ply: u32, control: &Control<'_>) -> Option<(i32, Bound)> {
+        let key = pos.hash();
+        let slot = (key as usize) & (MISS_SLOTS - 1);
+        if self.prover_misses[slot] == key {
+            return None;
+        }
+        let prover = self.prover.as_mut()?;
+        let budget = prover.in_search(pos)?;
+        let limits = ProofLimits {
+            stop: control.stop,
+            deadline: self.hard_deadline,
+            nodes: Some(budget),
+        };
+        let Some(proof) = prover.prove_node(pos, &limits) else {
+            self.prover_misses[slot] = key;
+            return None;
+        };
+        let bound_plies = prover.max_plies(pos);
+        Some(proof_score(proof, ply, bound_plies))
     }
 
     fn ensure_ply(&mut self, ply: usize) {
@@ -124,9 +242,16 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     ) {
         let killers = self.killers[ply];
         let history = &self.history;
+        let mut hints = std::mem::take(&mut self.hints);
+        if use_hint {
+            pos.order_scores(moves, &mut hints);
+        } else {
+            hints.clear();
+            hints.resize(moves.len(), 0);
+        }
         let mut keyed = std::mem::take(&mut self.order_keys[ply]);
         keyed.clear();
-        keyed.extend(moves.iter().map(|mv| {
+        keyed.extend(moves.iter().zip(&hints).map(|(mv, &hint)| {
             let key = if Some(*mv) == tt_move {
                 i32::MAX
             } else if Some(*mv) == killers[0] {
@@ -134,15 +259,11 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             } else if Some(*mv) == killers[1] {
                 i32::MAX - 2
             } else {
-                let hint = if use_hint {
-                    pos.move_order_hint(*mv)
-                } else {
-                    0
-                };
                 history[history_index(mv)].saturating_add(hint)
             };
             (key, *mv)
         }));
+        self.hints = hints;
         // Stable, so equal keys keep generation order and results stay deterministic.
         keyed.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         for (slot, (_, mv)) in moves.iter_mut().zip(keyed.iter()) {
@@ -237,6 +358,13 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             self.horizon_hits += 1;
             return pos.evaluate(self.heuristic);
         }
+        // The game's solver, on a node it calls small (see the module doc).
+        if self.use_prover && depth >= PROVER_DEPTH {
+            if let Some((score, bound)) = self.prove_node(pos, ply, control) {
+                self.tt.store(key, None, score, ply, DEPTH_EXACT, bound);
+                return score;
+            }
+        }
         let hits_before = self.horizon_hits;
         let mut moves = self.moves.take(p);
         pos.generate_moves(&mut moves);
@@ -246,16 +374,47 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             self.horizon_hits += 1;
             return pos.evaluate(self.heuristic);
         }
-        self.order(pos, p, &mut moves, tt_move, depth >= HINT_DEPTH);
+        self.order(pos, p, &mut moves, tt_move, depth >= self.tuning.hint_depth);
+        let killers = self.killers[p];
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let lmp_limit = if self.tuning.late_pruning && !pv_node && depth <= self.tuning.lmp_depth {
+            self.tuning.lmp_base + self.tuning.lmp_scale * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         for (i, &mv) in moves.iter().enumerate() {
+            if i >= lmp_limit && best > -WIN_THRESHOLD {
+                // Late moves near the leaves are skipped once a move that does not lose
+                // at once has been found; the result is then bounded by a horizon.
+                self.horizon_hits += 1;
+                break;
+            }
+            let quiet = Some(mv) != tt_move && Some(mv) != killers[0] && Some(mv) != killers[1];
+            let mut reduction = 0;
+            if self.tuning.reductions && depth >= 3 && i >= self.tuning.lmr_min_index && quiet {
+                reduction = self.tuning.lmr_table[(depth as usize).min(63)][i.min(63)];
+                if pv_node {
+                    reduction -= 1;
+                }
+                reduction = reduction.clamp(0, depth - 2);
+            }
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
             } else {
-                let s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
+                let mut s = -self.negamax(
+                    pos,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    control,
+                );
+                if s > alpha && reduction > 0 && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
                 } else {
@@ -354,6 +513,33 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     }
 }
 
+/// The score (root-relative, `ply` plies down) and the table bound of a proof;
+/// `bound_plies` stands in for a distance the prover did not measure, which makes a win a
+/// lower bound and a loss an upper bound.
+fn proof_score<Move>(proof: Proof<Move>, ply: u32, bound_plies: u32) -> (i32, Bound) {
+    // A win is at least one ply away, a loss two; and every score stays in the band.
+    let win = |d: u32| WIN - (ply + d.clamp(1, 9000)) as i32;
+    let loss = |d: u32| -(WIN - (ply + d.clamp(2, 9000)) as i32);
+    match proof {
+        Proof::Win { plies: Some(d), .. } => (win(d), Bound::Exact),
+        Proof::Win { plies: None, .. } => (win(bound_plies), Bound::Lower),
+        Proof::Loss { plies: Some(d) } => (loss(d), Bound::Exact),
+        Proof::Loss { plies: None } => (loss(bound_plies), Bound::Upper),
+        Proof::Draw => (0, Bound::Exact),
+    }
+}
+
+/// Whether a move of `root` ends the game with a win for the side to move.
+fn wins_at_once<G: Game>(pos: &mut G, root: &[G::Move]) -> bool {
+    let mover = pos.side_to_move();
+    root.iter().any(|&mv| {
+        let undo = pos.make_move(mv);
+        let won = pos.outcome() == Some(Outcome::Win(mover));
+        pos.unmake_move(mv, undo);
+        won
+    })
+}
+
 impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
     fn name(&self) -> &'static str {
         "pvs"
@@ -403,6 +589,67 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         result.best = Some(root[0]);
         result.pv = vec![root[0]];
 
+        // The game's solver, in a search limited by time (see the module doc).
+        self.use_prover = self.prover.is_some() && limits.depth.is_none() && limits.nodes.is_none();
+        if self.use_prover && self.prover_misses.len() != MISS_SLOTS {
+            self.prover_misses = vec![0; MISS_SLOTS];
+        }
+        // A proved loss at the root, reported while the search picks the defence.
+        let mut proved_loss = None;
+        if self.use_prover && !root_is_terminal && !wins_at_once(pos, &root) {
+            let prover = self.prover.as_mut().expect("use_prover");
+            let fraction = prover.root_share(pos).clamp(0.0, 1.0);
+            let share = soft.map_or(ROOT_TIME_UNTIMED.mul_f64(fraction), |s| s.mul_f64(fraction));
+            let deadline = self
+                .hard_deadline
+                .map_or(control.start + share, |h| h.min(control.start + share));
+            let nodes_before = prover.nodes();
+            let proof = prover.prove_root(
+                pos,
+                &ProofLimits {
+                    stop: control.stop,
+                    deadline: Some(deadline),
+                    nodes: None,
+                },
+            );
+            let bound_plies = prover.max_plies(pos);
+            let solver_nodes = prover.nodes() - nodes_before;
+            match proof {
+                Some(Proof::Win { mv: Some(mv), .. }) if root.contains(&mv) => {
+                    let (score, _) = proof_score(proof.expect("some"), 0, bound_plies);
+                    let elapsed = control.start.elapsed();
+                    on_info(&SearchInfo {
+                        depth: 1,
+                        seldepth: 1,
+                        score: Score::from_internal(score),
+                        nodes: solver_nodes.max(1),
+                        elapsed,
+                        hashfull: Some(self.tt.hashfull()),
+                        pv: vec![mv],
+                    });
+                    return SearchResult {
+                        best: Some(mv),
+                        score,
+                        depth: 1,
+                        seldepth: 1,
+                        nodes: solver_nodes.max(1),
+                        elapsed,
+                        pv: vec![mv],
+                        solved: true,
+                    };
+                }
+                Some(loss @ Proof::Loss { .. }) => {
+                    proved_loss = Some(proof_score(loss, 0, bound_plies).0);
+                }
+                _ => {}
+            }
+        }
+        // The search's own proof, else the root solver's, else the search's estimate.
+        let reported = |score: i32| match proved_loss {
+            Some(loss) if score.abs() < WIN_THRESHOLD => loss,
+            _ => score,
+        };
+
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for depth in self.start_depth.min(max_depth)..=max_depth {
             self.horizon_hits = 0;
@@ -413,14 +660,14 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                 // finished is at least as well founded as the last result.
                 if best.is_some() {
                     result.best = best;
-                    result.score = score;
+                    result.score = reported(score);
                     result.pv = self.pv[0].clone();
                 }
                 break;
             }
             result = SearchResult {
                 best,
-                score,
+                score: reported(score),
                 depth,
                 seldepth: self.seldepth,
                 nodes: self.nodes,
@@ -431,7 +678,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             on_info(&SearchInfo {
                 depth,
                 seldepth: self.seldepth,
-                score: Score::from_internal(score),
+                score: Score::from_internal(reported(score)),
                 nodes: self.nodes,
                 elapsed,
                 hashfull: Some(self.tt.hashfull()),
@@ -464,6 +711,10 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        if let Some(prover) = &mut self.prover {
+            prover.clear();
+        }
+        self.prover_misses.iter_mut().for_each(|m| *m = 0);
     }
 }
 
@@ -487,12 +738,18 @@ impl<G: Game> LazySmp<G> {
         LazySmp {
             workers: (0..threads.max(1))
                 .map(|i| {
-                    Pvs::with_table(
+                    let worker = Pvs::with_table(
                         heuristic,
                         std::sync::Arc::clone(&table),
                         move_overhead,
                         1 + (i as u32 % 2),
-                    )
+                    );
+                    // The main thread uses the game's solver; helpers search plainly.
+                    if i == 0 {
+                        worker.with_prover(G::prover(crate::memory::mib(hash_mb)))
+                    } else {
+                        worker
+                    }
                 })
                 .collect(),
         }

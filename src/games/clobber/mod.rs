@@ -249,6 +249,10 @@ fn generate_n<const N: usize>(pos: &Clobber, out: &mut Vec<ClobberMove>) {
 }
 
 impl Game for Clobber {
+    fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
+        Some(Box::new(solve::RegionProver::new(memory)))
+    }
+
     type Move = ClobberMove;
     type Undo = ();
     type Settings = ClobberSettings;

@@ -207,6 +207,11 @@ impl Mnk {
         }
     }
 
+    /// The number of empty squares.
+    pub fn empty_squares(&self) -> usize {
+        self.cells.len() - self.filled
+    }
+
     /// The stone on a square: `None` when empty.
     pub fn stone(&self, cell: usize) -> Option<Side> {
         match self.cells[cell] {
@@ -311,6 +316,10 @@ impl Mnk {
 }
 
 impl Game for Mnk {
+    fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
+        Some(Box::new(solve::ThreatProver::new(memory)))
+    }
+
     type Move = MnkMove;
     type Undo = ();
     type Settings = MnkSettings;

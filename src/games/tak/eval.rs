@@ -14,6 +14,9 @@ use crate::game::Side;
 /// The named Tak heuristics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TakHeuristic {
+    /// The features of `features.rs` with the weights fitted to self-play for the board
+    /// size (`weights.rs`); `roads` on sizes without fitted weights and in the line variant.
+    Fitted,
     /// Road distance and threats, flats with komi, capstones, walls, stack control.
     Roads,
     /// Centre control + longest chain + flat count.
@@ -22,19 +25,20 @@ pub enum TakHeuristic {
 
 /// Name table, default first.
 pub(super) const HEURISTICS: &[(&str, TakHeuristic)] = &[
+    ("fitted", TakHeuristic::Fitted),
     ("roads", TakHeuristic::Roads),
     ("simple", TakHeuristic::Simple),
 ];
 
 /// Every square next to a square of `b`.
 #[inline]
-fn neighbours(g: &Geometry, b: u64) -> u64 {
+pub(super) fn neighbours(g: &Geometry, b: u64) -> u64 {
     (((b << 1) & !g.col_first) | ((b >> 1) & !g.col_last) | (b << g.n) | (b >> g.n)) & g.board
 }
 
 /// Grows `seed` through `mask` (the seed itself is kept).
 #[inline]
-fn grow(g: &Geometry, seed: u64, mask: u64) -> u64 {
+pub(super) fn grow(g: &Geometry, seed: u64, mask: u64) -> u64 {
     let mut r = seed;
     loop {
         let next = r | (neighbours(g, r) & mask);
@@ -253,6 +257,15 @@ pub(super) fn evaluate(pos: &Tak, heuristic: TakHeuristic) -> i32 {
     let me = pos.to_move;
     let them = me.other();
     match heuristic {
+        TakHeuristic::Fitted => match super::weights::for_settings(&pos.settings) {
+            Some(weights) => {
+                let x = super::features::features(pos);
+                let white: f32 = x.iter().zip(weights).map(|(a, b)| a * b).sum();
+                let value = if me == Side::First { white } else { -white };
+                value.clamp(-100_000.0, 100_000.0) as i32
+            }
+            None => evaluate(pos, TakHeuristic::Roads),
+        },
         TakHeuristic::Roads => {
             let komi = pos.settings.half_komi * KOMI_WEIGHT;
             let white = side_score(pos, Side::First, me == Side::First);

@@ -33,15 +33,20 @@
 //! (counted from the bottom of the carried pile) is the last one dropped on its square.
 
 mod eval;
+mod features;
 mod notation;
+mod policy;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod train;
+#[cfg(test)]
 mod tune;
+mod weights;
 
 use std::sync::OnceLock;
 
-use crate::game::{Forced, Game, MoveError, Outcome, ParamSpec, PositionError, Side};
+use crate::game::{Forced, Game, MoveError, Outcome, ParamSpec, PositionError, Selectivity, Side};
 use crate::zobrist;
 
 pub use eval::TakHeuristic;
@@ -1158,6 +1163,27 @@ impl Game for Tak {
 
     fn move_order_hint(&self, mv: TakMove) -> i32 {
         eval::order_hint(self, mv)
+    }
+
+    fn selectivity() -> Selectivity {
+        Selectivity {
+            reductions: true,
+            late_pruning: true,
+        }
+    }
+
+    /// The fitted move scores where the board size has them, else the hand-made hint.
+    fn order_scores(&self, moves: &[TakMove], scores: &mut Vec<i32>) {
+        scores.clear();
+        match weights::move_weights_for(&self.settings) {
+            Some(w) => {
+                let cx = policy::Context::new(self);
+                scores.extend(moves.iter().map(|&mv| {
+                    (policy::move_score(self, &cx, mv, w) * policy::ORDER_SCALE) as i32
+                }));
+            }
+            None => scores.extend(moves.iter().map(|&mv| eval::order_hint(self, mv))),
+        }
     }
 
     /// A flat placed on a square that completes a road wins at once (roads only: the

@@ -66,3 +66,56 @@ fn a_road_one_flat_short_is_a_win_next_move() {
     // A black wall on d1 breaks the line: no threat.
     assert_eq!(pos(5, "x5/x5/x5/2,2,x3/1,1,1,2S,x 1 5").forced(), None);
 }
+
+/// The move scores' flat-count change of a spread (computed from the stacks without
+/// playing the move) equals the change of the flat count on the board after playing it,
+/// and a spread's count of squares dropped on equals its drops; over random play on 5x5
+/// and 6x6.
+#[test]
+fn move_features_count_the_flat_change_of_every_spread() {
+    use super::policy::{move_features, Context, S_FCD, S_SQUARES};
+    let mut rng = 0x1234_5678_u64;
+    let mut checked = 0;
+    for size in [5usize, 6] {
+        for _game in 0..20 {
+            let mut p = Tak::start(&Tak::settings(&[size as i64, 0, 0]).unwrap());
+            for _ply in 0..120 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                let mut moves = Vec::new();
+                p.generate_moves(&mut moves);
+                let me = p.side_to_move();
+                let fcd = |q: &Tak| {
+                    q.flats(me).count_ones() as i32 - q.flats(me.other()).count_ones() as i32
+                };
+                let cx = Context::new(&p);
+                for &mv in moves.iter().filter(|m| !m.is_place()) {
+                    let (mut predicted, mut squares) = (0.0, 0.0);
+                    move_features(&p, &cx, mv, |i, x| {
+                        if i == S_FCD {
+                            predicted = x;
+                        } else if i == S_SQUARES {
+                            squares = x;
+                        }
+                    });
+                    let mut after = p.clone();
+                    after.make_move(mv);
+                    assert_eq!(
+                        predicted as i32,
+                        fcd(&after) - fcd(&p),
+                        "{} {}",
+                        p.format_position(),
+                        p.format_move(mv)
+                    );
+                    assert_eq!(squares as usize, mv.drops().len());
+                    checked += 1;
+                }
+                let (next, r) = crate::zobrist::splitmix64(rng);
+                rng = next;
+                p.make_move(moves[(r % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked} spreads");
+}

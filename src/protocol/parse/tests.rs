@@ -1172,11 +1172,31 @@ fn perft_replies() {
         nodes: 72,
         time_ms: 0,
         nps: 0,
+        stopped: false,
     };
     assert_eq!(new_reply("perft depth 2 nodes 72 time 0 nps 0"), perft);
     assert_eq!(new_reply("perft nodes 72 depth 2"), perft);
     assert_eq!(new_reply("perft depth 2 nodes 72 extra 1"), perft);
     assert_eq!(perft.to_string(), "perft depth 2 nodes 72 time 0 nps 0");
+    let stopped = Reply::Perft {
+        depth: 50,
+        nodes: 1234,
+        time_ms: 7,
+        nps: 176285,
+        stopped: true,
+    };
+    assert_eq!(
+        stopped.to_string(),
+        "perft depth 50 stopped nodes 1234 time 7 nps 176285"
+    );
+    assert_eq!(
+        new_reply("perft depth 50 nodes 1234 time 7 nps 176285 stopped"),
+        stopped
+    );
+    assert_eq!(
+        new_reply("perft depth 50 stopped nodes 1234 time 7 nps 176285"),
+        stopped
+    );
     assert_eq!(
         reply_err("perft nodes 72"),
         syntax("perft", "missing depth")

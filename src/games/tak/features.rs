@@ -1,0 +1,303 @@
+//! The features of Tak's fitted evaluation (`roads`): what each side has on the board and
+//! in hand, its roads, and how near the game is to its end, counted the same way for
+//! both sides. The evaluation is linear in them; the weights of every board size are
+//! fitted to self-play games (`train.rs`) and kept in `weights.rs`.
+//!
+//! The game ends when the board is full or a player has placed every piece, so the
+//! *endgame* measure `e` is how near the nearer of those is: 0 at the start, 1 at the end
+//! (`1 - min(empty squares / squares, smaller reserve / full reserve)`). Terms that
+//! matter more as the flat count nears (the flats themselves, komi, the tempo) come twice:
+//! once plain and once times `e`, so their weight moves from one value to the other.
+
+use std::sync::OnceLock;
+
+use super::eval::{grow, neighbours, road_distance, road_threats};
+use super::Tak;
+use crate::game::Side;
+
+/// Squares classes by symmetry (distance to the nearer edge across and up, in either
+/// order): 6 on 5x5 and 6x6, 10 on 7x7 and 8x8.
+pub const CLASSES: usize = 10;
+
+/// Flats on top, by square class.
+pub const FLAT_PST: usize = 0;
+/// Capstones on top, by square class.
+pub const CAP_PST: usize = FLAT_PST + CLASSES;
+/// Flats on top times the endgame measure.
+pub const FLATS_END: usize = CAP_PST + CLASSES;
+/// Walls on top.
+pub const WALLS: usize = FLATS_END + 1;
+/// Walls on top times the endgame measure.
+pub const WALLS_END: usize = WALLS + 1;
+/// Own pieces under own tops (each stack at most the carry limit): under a flat, a wall,
+/// a capstone.
+pub const SUPPORTS: usize = WALLS_END + 1;
+/// The opponent's pieces under own tops (each stack at most the carry limit), the same.
+pub const CAPTIVES: usize = SUPPORTS + 3;
+/// Capstones in hand.
+pub const CAPS_IN_HAND: usize = CAPTIVES + 3;
+/// Stones in hand times the endgame measure.
+pub const STONES_END: usize = CAPS_IN_HAND + 1;
+/// A road one placement away, the side to move (a win next move; not fitted).
+pub const THREAT_TO_MOVE: usize = STONES_END + 1;
+/// One placement away with one threat, not to move.
+pub const THREAT_ONE: usize = THREAT_TO_MOVE + 1;
+/// One placement away with two or more threats, not to move.
+pub const THREAT_MANY: usize = THREAT_ONE + 1;
+/// Two to seven placements from a road (one each).
+pub const ROAD_DIST: usize = THREAT_MANY + 1;
+/// Sum over groups of road pieces of the square of the rows or columns they span.
+pub const SPANS: usize = ROAD_DIST + 6;
+/// Rows and columns holding 2, 3, ..., 7 of the side's road pieces (one each).
+pub const LINES: usize = SPANS + 1;
+/// Capstones next to an opponent's stack of two or more.
+pub const CAP_NEAR: usize = LINES + 6;
+/// Empty squares with more of the side's road pieces next to them than the opponent's.
+pub const INFLUENCE: usize = CAP_NEAR + 1;
+/// Features counted per side.
+pub const PER_SIDE: usize = INFLUENCE + 1;
+/// The side to move: +1 White, -1 Black.
+pub const TEMPO: usize = PER_SIDE;
+/// The tempo times the endgame measure.
+pub const TEMPO_END: usize = TEMPO + 1;
+/// Black's komi in half points, negated (White's view).
+pub const KOMI: usize = TEMPO_END + 1;
+/// The komi times the endgame measure.
+pub const KOMI_END: usize = KOMI + 1;
+/// All features.
+pub const FEATURES: usize = KOMI_END + 1;
+
+/// What each feature counts, for the fit's report.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn feature_name(i: usize) -> String {
+    let named = [
+        (FLAT_PST, CLASSES, "flat on class"),
+        (CAP_PST, CLASSES, "capstone on class"),
+        (FLATS_END, 1, "flats x endgame"),
+        (WALLS, 1, "walls"),
+        (WALLS_END, 1, "walls x endgame"),
+        (SUPPORTS, 3, "supports under flat/wall/cap"),
+        (CAPTIVES, 3, "captives under flat/wall/cap"),
+        (CAPS_IN_HAND, 1, "capstones in hand"),
+        (STONES_END, 1, "stones in hand x endgame"),
+        (THREAT_TO_MOVE, 1, "road threat, to move"),
+        (THREAT_ONE, 1, "one road threat"),
+        (THREAT_MANY, 1, "two or more road threats"),
+        (ROAD_DIST, 6, "road distance 2.."),
+        (SPANS, 1, "group spans squared"),
+        (LINES, 6, "lines with 2.. pieces"),
+        (CAP_NEAR, 1, "capstone next to their stack"),
+        (INFLUENCE, 1, "empty squares influenced"),
+        (TEMPO, 1, "tempo"),
+        (TEMPO_END, 1, "tempo x endgame"),
+        (KOMI, 1, "komi"),
+        (KOMI_END, 1, "komi x endgame"),
+    ];
+    for (start, len, name) in named {
+        if (start..start + len).contains(&i) {
+            return if len > 1 {
+                format!("{name} {}", i - start)
+            } else {
+                name.to_string()
+            };
+        }
+    }
+    format!("feature {i}")
+}
+
+/// Per board size: the squares of each class, and every row and column.
+pub(super) struct Masks {
+    pub(super) classes: [u64; CLASSES],
+    pub(super) lines: Vec<u64>,
+    pub(super) rows: Vec<u64>,
+    pub(super) cols: Vec<u64>,
+}
+
+pub(super) fn masks(n: usize) -> &'static Masks {
+    static M: [OnceLock<Masks>; 9] = [const { OnceLock::new() }; 9];
+    M[n].get_or_init(|| {
+        let mut classes = [0u64; CLASSES];
+        let mut lines = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let a = r.min(n - 1 - r);
+                let b = c.min(n - 1 - c);
+                let (lo, hi) = (a.min(b), a.max(b));
+                classes[hi * (hi + 1) / 2 + lo] |= 1 << (r * n + c);
+            }
+        }
+        let rows: Vec<u64> = (0..n)
+            .map(|i| (0..n).map(|j| 1u64 << (i * n + j)).sum())
+            .collect();
+        let cols: Vec<u64> = (0..n)
+            .map(|i| (0..n).map(|j| 1u64 << (j * n + i)).sum())
+            .collect();
+        lines.extend(&rows);
+        lines.extend(&cols);
+        Masks {
+            classes,
+            lines,
+            rows,
+            cols,
+        }
+    })
+}
+
+/// The endgame measure: 0 at the start, 1 when the board is full or a reserve is empty.
+pub fn endgame(pos: &Tak) -> f32 {
+    let g = pos.geo;
+    let squares = (g.n * g.n) as f32;
+    let empty = (g.board & !pos.occupied()).count_ones() as f32;
+    let full = f32::from(pos.settings.stones() + pos.settings.caps());
+    let reserve = |i: usize| f32::from(pos.stones_left[i] + pos.caps_left[i]);
+    let left = (empty / squares).min(reserve(0).min(reserve(1)) / full);
+    (1.0 - left).clamp(0.0, 1.0)
+}
+
+/// Adds `side`'s features, times `sign`, to `out`.
+fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [f32; FEATURES]) {
+    let g = pos.geo;
+    let n = g.n;
+    let m = masks(n);
+    let me = side.index();
+    let tops = pos.tops[me];
+    let flats = pos.flats(side);
+    let caps = tops & pos.caps;
+    let walls = tops & pos.walls;
+    let road = pos.road_pieces(side);
+    let mut add = |i: usize, v: f32| out[i] += sign * v;
+    for (c, &mask) in m.classes.iter().enumerate() {
+        if mask == 0 {
+            continue;
+        }
+        add(FLAT_PST + c, (flats & mask).count_ones() as f32);
+        add(CAP_PST + c, (caps & mask).count_ones() as f32);
+    }
+    let flat_count = flats.count_ones() as f32;
+    add(FLATS_END, flat_count * e);
+    let wall_count = walls.count_ones() as f32;
+    add(WALLS, wall_count);
+    add(WALLS_END, wall_count * e);
+    let mut tall = tops & tall_stacks(pos);
+    while tall != 0 {
+        let sq = tall.trailing_zeros() as usize;
+        tall &= tall - 1;
+        let h = pos.height(sq);
+        let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
+        let black = below.count_ones() as usize;
+        let theirs = if side == Side::First {
+            black
+        } else {
+            h - 1 - black
+        };
+        let mine = h - 1 - theirs;
+        let kind = usize::from(pos.kind_at(sq));
+        add(SUPPORTS + kind, mine.min(n) as f32);
+        add(CAPTIVES + kind, theirs.min(n) as f32);
+    }
+    add(CAPS_IN_HAND, f32::from(pos.caps_left[me]));
+    add(STONES_END, f32::from(pos.stones_left[me]) * e);
+    match road_distance(pos, side) {
+        Some(0) | None => {}
+        Some(1) => {
+            if to_move {
+                add(THREAT_TO_MOVE, 1.0);
+            } else if road_threats(pos, side).count_ones() >= 2 {
+                add(THREAT_MANY, 1.0);
+            } else {
+                add(THREAT_ONE, 1.0);
+            }
+        }
+        Some(d @ 2..=7) => add(ROAD_DIST + d as usize - 2, 1.0),
+        Some(_) => {}
+    }
+    let mut spans = 0.0;
+    let mut rest = road;
+    while rest != 0 {
+        let seed = rest & rest.wrapping_neg();
+        let group = grow(g, seed, road);
+        rest &= !group;
+        let (mut rows, mut cols) = (0u32, 0u32);
+        let mut b = group;
+        while b != 0 {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            rows |= 1 << (sq / n);
+            cols |= 1 << (sq % n);
+        }
+        let span = rows.count_ones().max(cols.count_ones()) as f32;
+        spans += span * span;
+    }
+    add(SPANS, spans);
+    for &line in &m.lines {
+        let k = (road & line).count_ones() as usize;
+        if (2..n).contains(&k) {
+            add(LINES + k - 2, 1.0);
+        }
+    }
+    let their_tall = pos.tops[1 - me] & tall_stacks(pos);
+    let mut near = 0;
+    let mut c = caps;
+    while c != 0 {
+        let bit = c & c.wrapping_neg();
+        c &= c - 1;
+        if neighbours(g, bit) & their_tall != 0 {
+            near += 1;
+        }
+    }
+    add(CAP_NEAR, near as f32);
+}
+
+/// Squares holding two or more pieces.
+fn tall_stacks(pos: &Tak) -> u64 {
+    let mut occupied = pos.occupied();
+    let mut tall = 0;
+    while occupied != 0 {
+        let sq = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        if pos.heights[sq] > 1 {
+            tall |= 1 << sq;
+        }
+    }
+    tall
+}
+
+/// Empty squares where each side's road pieces outnumber the other's among the four
+/// neighbours.
+fn influence(pos: &Tak) -> [u32; 2] {
+    let g = pos.geo;
+    let mut empty = g.board & !pos.occupied();
+    let (w, b) = (pos.road_pieces(Side::First), pos.road_pieces(Side::Second));
+    let mut out = [0; 2];
+    while empty != 0 {
+        let bit = empty & empty.wrapping_neg();
+        empty &= empty - 1;
+        let near = neighbours(g, bit);
+        let (nw, nb) = ((near & w).count_ones(), (near & b).count_ones());
+        if nw > nb {
+            out[0] += 1;
+        } else if nb > nw {
+            out[1] += 1;
+        }
+    }
+    out
+}
+
+/// The features of `pos` from White's point of view: White's minus Black's, then the
+/// tempo and komi terms.
+pub fn features(pos: &Tak) -> [f32; FEATURES] {
+    let mut out = [0.0; FEATURES];
+    let e = endgame(pos);
+    let white_to_move = pos.to_move == Side::First;
+    add_side(pos, Side::First, white_to_move, e, 1.0, &mut out);
+    add_side(pos, Side::Second, !white_to_move, e, -1.0, &mut out);
+    let [iw, ib] = influence(pos);
+    out[INFLUENCE] = iw as f32 - ib as f32;
+    let tempo = if white_to_move { 1.0 } else { -1.0 };
+    out[TEMPO] = tempo;
+    out[TEMPO_END] = tempo * e;
+    let komi = -(pos.settings.half_komi as f32);
+    out[KOMI] = komi;
+    out[KOMI_END] = komi * e;
+    out
+}

@@ -1,0 +1,271 @@
+//! The game's own solver inside play (issue 21): positions that the solvers prove won in
+//! a few milliseconds, where the engine at `go movetime 100` must play a move that keeps
+//! the win; and the program that found them.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use agon::game::Game;
+use agon::games::clobber::solve::Solver as RegionSolver;
+use agon::games::clobber::Clobber;
+use agon::games::mnk::solve::{Solver as ThreatSolver, Value};
+use agon::games::mnk::Mnk;
+use agon::games::GameSpec;
+use agon::search::pvs::Pvs;
+use agon::search::{Control, Limits, Score, Searcher};
+use agon::zobrist::splitmix64;
+
+/// The plain search (no solver inside) to a proof: `Some(true)` when the side to move
+/// wins, `Some(false)` when it loses, `None` for a draw or when `limit` passed first.
+fn plain_search_proves<G: Game>(pos: &G, limit: Duration) -> Option<bool> {
+    let mut searcher = Pvs::<G>::new(G::heuristics()[0].1, 64, Duration::ZERO).with_prover(None);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        movetime: Some(limit),
+        ..Limits::default()
+    };
+    let r = searcher.search(&mut pos.clone(), &limits, &Control::new(&stop), &mut |_| {});
+    match Score::from_internal(r.score) {
+        Score::Win(_) if r.solved => Some(true),
+        Score::Loss(_) if r.solved => Some(false),
+        _ => None,
+    }
+}
+
+/// The engine as main played: the plain search at 100 ms a move.
+fn plain_move<G: Game>(pos: &G) -> G::Move {
+    let mut searcher = Pvs::<G>::new(G::heuristics()[0].1, 16, Duration::ZERO).with_prover(None);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    searcher
+        .search(&mut pos.clone(), &limits, &Control::new(&stop), &mut |_| {})
+        .best
+        .expect("a move")
+}
+
+/// A self-play game's positions: `opening` random plies from the start, then the plain
+/// search at depth `depth` for both sides (a random move instead one time in `noise`).
+fn self_play<G: Game>(start: &G, seed: u64, opening: u32, depth: u32, noise: u64) -> Vec<G> {
+    let mut state = seed;
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    let mut searcher = Pvs::<G>::new(G::heuristics()[0].1, 16, Duration::ZERO).with_prover(None);
+    let stop = AtomicBool::new(false);
+    let mut moves = Vec::new();
+    for ply in 0.. {
+        if pos.outcome().is_some() {
+            break;
+        }
+        out.push(pos.clone());
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let (next, r) = splitmix64(state);
+        state = next;
+        let mv = if ply < opening || r % noise == 0 {
+            moves[(r >> 8) as usize % moves.len()]
+        } else {
+            searcher
+                .search(
+                    &mut pos,
+                    &Limits::depth(depth),
+                    &Control::new(&stop),
+                    &mut |_| {},
+                )
+                .best
+                .expect("a move")
+        };
+        pos.make_move(mv);
+    }
+    out
+}
+
+/// Finds the positions of `tests/data/solver-wins.txt` (prints them): from self-play
+/// games, the positions the game's solver proves won for the side to move within 5 ms
+/// (a fresh solver each time) and the plain search proves won within 3 s, where the plain
+/// engine at 100 ms a move (main's) plays a move after which the solver proves the
+/// opponent wins. Run with `--ignored --nocapture`; it takes minutes.
+#[test]
+#[ignore]
+fn find_positions_the_solvers_prove_won() {
+    let games: u64 = std::env::var("AGON_MINE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let stop = AtomicBool::new(false);
+    let fast = Duration::from_millis(5);
+    // Clobber 5x6.
+    let spec = GameSpec::parse("clobber rows=5 cols=6").unwrap();
+    let start = Clobber::start(&spec.settings::<Clobber>());
+    let mut found = 0;
+    for seed in 0..games {
+        let mut kept = 0;
+        for pos in self_play(&start, seed, 2, 3, 4) {
+            let began = Instant::now();
+            let mut solver = RegionSolver::new();
+            solver.set_limits(Some(began + fast), None);
+            let Ok(solution) = solver.solve(&pos, &stop) else {
+                continue;
+            };
+            let took = began.elapsed();
+            if !solution.side_to_move_wins {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.make_move(plain_move(&pos));
+            let mut check = RegionSolver::new();
+            let main_loses_it = check.side_to_move_wins(&after, &stop).unwrap();
+            if !main_loses_it && (seed % 4 != 0 || kept >= 2) {
+                continue; // main's engine kept the win: keep a few of these only
+            }
+            kept += u32::from(!main_loses_it);
+            if plain_search_proves(&pos, Duration::from_secs(3)) != Some(true) {
+                continue;
+            }
+            found += 1;
+            println!(
+                "clobber rows=5 cols=6|{}|seed {seed}, solver {:.1} ms, main {}",
+                pos.format_position(),
+                took.as_secs_f64() * 1000.0,
+                if main_loses_it {
+                    "loses it"
+                } else {
+                    "keeps it"
+                }
+            );
+        }
+    }
+    println!("# clobber: {found} positions from {games} games");
+    // 7x7 four in a row.
+    let spec = GameSpec::parse("mnk m=7 n=7 k=4").unwrap();
+    let start = Mnk::start(&spec.settings::<Mnk>());
+    let mut found = 0;
+    for seed in 0..games {
+        let mut kept = 0;
+        for pos in self_play(&start, seed, 2, 3, 4) {
+            let began = Instant::now();
+            let mut solver = ThreatSolver::new(&pos).unwrap();
+            solver.set_limits(Some(began + fast), None);
+            let Ok(solution) = solver.solve(&pos, &stop) else {
+                continue;
+            };
+            let took = began.elapsed();
+            if solution.value != Value::Win {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.make_move(plain_move(&pos));
+            if after.outcome().is_some() {
+                continue;
+            }
+            let mut check = ThreatSolver::new(&after).unwrap();
+            let main_loses_it = !check.side_to_move_loses(&after, &stop).unwrap();
+            if !main_loses_it && (seed % 4 != 0 || kept >= 2) {
+                continue; // main's engine kept the win: keep a few of these only
+            }
+            kept += u32::from(!main_loses_it);
+            if plain_search_proves(&pos, Duration::from_secs(3)) != Some(true) {
+                continue;
+            }
+            found += 1;
+            println!(
+                "mnk m=7 n=7 k=4|{}|seed {seed}, solver {:.1} ms, main {}",
+                pos.format_position(),
+                took.as_secs_f64() * 1000.0,
+                if main_loses_it {
+                    "loses it"
+                } else {
+                    "keeps it"
+                }
+            );
+        }
+    }
+    println!("# mnk: {found} positions from {games} games");
+}
+
+/// The positions of `tests/data/solver-wins.txt`: game spec and position.
+fn solver_wins() -> Vec<(String, String)> {
+    include_str!("data/solver-wins.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut fields = l.split('|');
+            let spec = fields.next().unwrap().to_string();
+            let position = fields.next().expect("spec|position|note").to_string();
+            (spec, position)
+        })
+        .collect()
+}
+
+/// Whether the side to move in `pos` (not finished) is proved lost: by the game's solver
+/// (a fresh one), and not contradicted by the plain search where it finishes in time.
+fn proved_lost<G: Game>(pos: &G, solver_says_lost: impl Fn(&G) -> bool) -> bool {
+    if !solver_says_lost(pos) {
+        return false;
+    }
+    plain_search_proves(pos, Duration::from_secs(1)) != Some(true)
+}
+
+/// Issue 21: every position the solvers prove won within a few milliseconds (found by
+/// `find_positions_the_solvers_prove_won`, most of them positions where main's engine
+/// played a losing move at 100 ms) is kept by the engine at `go movetime 100`: the
+/// position after its move is proved lost for the opponent, and the engine reports the
+/// win as a win score.
+#[test]
+fn the_engine_keeps_every_win_its_solvers_prove() {
+    let stop = AtomicBool::new(false);
+    let positions = solver_wins();
+    assert!(positions.len() >= 20, "{} positions", positions.len());
+    let mut engines: std::collections::HashMap<String, common::EngineProcess> =
+        std::collections::HashMap::new();
+    for (spec, position) in &positions {
+        let e = engines.entry(spec.clone()).or_insert_with(|| {
+            let mut e = common::EngineProcess::start();
+            assert!(e
+                .ask(&format!("setoption name Game value {spec}"))
+                .is_empty());
+            e
+        });
+        // A fresh start for each: nothing proved for an earlier position helps.
+        e.ask("uginewgame");
+        assert!(e.ask(&format!("position fen {position}")).is_empty());
+        e.send("go movetime 100");
+        let lines = e.until("bestmove", Duration::from_secs(5));
+        let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let last_info = lines.iter().rev().find(|l| l.starts_with("info depth"));
+        assert!(
+            last_info.is_some_and(|l| l.contains(" score win ")),
+            "{spec} {position}: no win reported: {lines:?}"
+        );
+        let game = GameSpec::parse(spec).unwrap();
+        let kept = match game.name {
+            "clobber" => {
+                let pos = Clobber::parse_position(&game.settings::<Clobber>(), position).unwrap();
+                assert!(RegionSolver::new().side_to_move_wins(&pos, &stop).unwrap());
+                let mut after = pos.clone();
+                after.make_move(agon::game::find_move_by_text(&pos, mv).unwrap());
+                proved_lost(&after, |p: &Clobber| {
+                    !RegionSolver::new().side_to_move_wins(p, &stop).unwrap()
+                })
+            }
+            "mnk" => {
+                let pos = Mnk::parse_position(&game.settings::<Mnk>(), position).unwrap();
+                let mut after = pos.clone();
+                after.make_move(agon::game::find_move_by_text(&pos, mv).unwrap());
+                after.outcome() == Some(agon::game::Outcome::Win(pos.side_to_move()))
+                    || proved_lost(&after, |p: &Mnk| {
+                        ThreatSolver::new(p)
+                            .unwrap()
+                            .side_to_move_loses(p, &stop)
+                            .unwrap()
+                    })
+            }
+            other => panic!("no solver for {other}"),
+        };
+        assert!(kept, "{spec} {position}: {mv} throws the win away");
+    }
+}
