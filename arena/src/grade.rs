@@ -343,7 +343,7 @@ pub async fn grade_bot(
         seed: config.seed,
     })
     .await;
-    let _ = std::fs::write(dir.join("check.txt"), check.text());
+    let _ = crate::atomic_file::write(&dir.join("check.txt"), check.text());
     let mut report = StudentReport {
         student: bot.name.clone(),
         status: "graded".into(),
@@ -462,8 +462,8 @@ pub async fn grade_bot(
         "fault_reasons": &report.fault_reasons,
         "check": &check,
     });
-    let _ = std::fs::write(
-        dir.join("report.json"),
+    let _ = crate::atomic_file::write(
+        &dir.join("report.json"),
         serde_json::to_string_pretty(&detail).unwrap_or_default() + "\n",
     );
     report

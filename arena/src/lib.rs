@@ -7,6 +7,7 @@
 //! terminations) → [`schedule`] (pairs, openings, concurrency) → [`record`] and [`stats`].
 
 pub mod adjudication;
+pub mod atomic_file;
 pub mod check;
 pub mod client;
 pub mod clock;

@@ -867,10 +867,7 @@ pub fn write_standings(path: &Path, header: &Header, standings: &Standings) -> a
         "games_scheduled": header.games,
         "standings": standings,
     });
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(path, serde_json::to_string_pretty(&value)? + "\n")
+    crate::atomic_file::write(path, serde_json::to_string_pretty(&value)? + "\n")
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -45,7 +45,7 @@ pub(crate) async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     arena::out!("{}", report.text());
     if let Some(path) = &args.json {
         let json = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, json + "\n")
+        arena::atomic_file::write(path, json + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(if report.passed {

@@ -152,9 +152,9 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    std::fs::write(args.out.join("grades.csv"), csv(&reports))?;
-    std::fs::write(
-        args.out.join("timing.csv"),
+    arena::atomic_file::write(&args.out.join("grades.csv"), csv(&reports))?;
+    arena::atomic_file::write(
+        &args.out.join("timing.csv"),
         arena::grade::timing_csv(&reports),
     )?;
     let json = serde_json::json!({
@@ -168,8 +168,8 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         },
         "students": reports,
     });
-    std::fs::write(
-        args.out.join("grades.json"),
+    arena::atomic_file::write(
+        &args.out.join("grades.json"),
         serde_json::to_string_pretty(&json)? + "\n",
     )?;
     arena::outln!(

@@ -21,7 +21,7 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         .map(|p| p.display().to_string())
         .collect();
     let title = format!("Arena report: {}", names.join(", "));
-    std::fs::write(
+    arena::atomic_file::write(
         &args.output,
         arena::report::render_with(&title, &journals, sprt),
     )
