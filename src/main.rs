@@ -155,10 +155,27 @@ fn start_position(cli: &Cli) -> Result<Option<String>, String> {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let position = start_position(&cli)?;
-    let spec_text = cli.game.clone().unwrap_or_else(|| "tictactoe".to_string());
+    let raw_position = start_position(&cli)?;
+    if let Some(Cmd::Play { spec, .. }) = &cli.command {
+        // `play` names its game itself; `--game` may only repeat it.
+        let words = spec.join(" ");
+        if let Some(game) = &cli.game {
+            let (a, b) = (GameSpec::parse(game), GameSpec::parse(&words));
+            if let (Ok(a), Ok(b)) = (&a, &b) {
+                if a != b {
+                    return Err(format!(
+                        "--game '{game}' and play's game '{words}' differ: give the game once, after play"
+                    ));
+                }
+            }
+        }
+    }
+    let spec_text = match &cli.command {
+        Some(Cmd::Play { spec, .. }) => spec.join(" "),
+        _ => cli.game.clone().unwrap_or_else(|| "tictactoe".to_string()),
+    };
     // A position file may carry its own board size (Clobber grids); the game resolves it.
-    let (spec_text, position) = match &position {
+    let (spec_text, position) = match &raw_position {
         Some(text) => {
             let (spec, pos) =
                 agon::games::read_position_file(&spec_text, text).map_err(|e| e.to_string())?;
@@ -181,14 +198,17 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Cmd::Play {
-            spec,
+            spec: _,
             first,
             seed,
             level,
             depth,
             movetime,
             learn,
-        }) => play(spec, &first, seed, level, depth, movetime, learn),
+        }) => {
+            let spec = GameSpec::parse(&spec_text).map_err(|e| e.to_string())?;
+            play(spec, position, &first, seed, level, depth, movetime, learn)
+        }
         Some(Cmd::Solve {
             method,
             distance,
@@ -265,8 +285,10 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `agon play`: checks the parameters, then runs the session on stdin/stdout.
+#[allow(clippy::too_many_arguments)]
 fn play(
-    spec: Vec<String>,
+    spec: GameSpec,
+    position: Option<String>,
     first: &str,
     seed: Option<u64>,
     level: Option<String>,
@@ -275,7 +297,6 @@ fn play(
     learn: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
     use agon::play::{First, Level, PlayConfig};
-    let spec = GameSpec::parse(&spec.join(" ")).map_err(|e| e.to_string())?;
     let first = match first.to_ascii_lowercase().as_str() {
         "human" => First::Human,
         "engine" => First::Engine,
@@ -322,6 +343,7 @@ fn play(
         limits,
         strength,
         learn,
+        position,
     };
     let stdin = std::io::stdin();
     agon::play::run(&config, stdin.lock(), std::io::stdout()).map_err(|e| e.to_string())?;

@@ -93,6 +93,8 @@ pub struct PlayConfig {
     pub strength: String,
     /// The learning store, if learning is on.
     pub learn: Option<PathBuf>,
+    /// Every game starts here (a position string of the game) instead of the start.
+    pub position: Option<String>,
 }
 
 /// Games won by each side and drawn over a session.
@@ -125,6 +127,9 @@ pub enum PlayError {
     /// Reading the input or writing the output failed.
     #[error("terminal: {0}")]
     Io(#[from] std::io::Error),
+    /// The start position given is not a position of the game.
+    #[error("bad start position: {0}")]
+    Position(String),
 }
 
 /// A simple seeded generator (splitmix64) for the first-move draw.
@@ -368,16 +373,24 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         number: u32,
     ) -> Result<GameEnd, PlayError> {
         let settings = self.config.spec.settings::<G>();
-        let mut pos = G::start(&settings);
+        let start = match &self.config.position {
+            Some(text) => G::parse_position(&settings, text)
+                .map_err(|e| PlayError::Position(format!("'{text}': {e}")))?,
+            None => G::start(&settings),
+        };
+        let mut pos = start.clone();
         searcher.clear();
+        // "First" is whoever makes the first move of this game: from a given position,
+        // the side to move there.
+        let mover = pos.side_to_move();
         let human = match self.config.first {
-            First::Human => Side::First,
-            First::Engine => Side::Second,
+            First::Human => mover,
+            First::Engine => mover.other(),
             First::Random => {
                 if self.rng.next() & 1 == 0 {
-                    Side::First
+                    mover
                 } else {
-                    Side::Second
+                    mover.other()
                 }
             }
         };
@@ -386,7 +399,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             self.out,
             "Game {number}: you play {} ({}), the engine plays {}.",
             G::side_name(human),
-            if human == Side::First {
+            if human == mover {
                 "you move first"
             } else {
                 "the engine moves first"
@@ -475,7 +488,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         writeln!(self.out, "Result: {verdict}")?;
         if let Some(store) = &mut self.store {
             let moves: Vec<G::Move> = history.iter().map(|h| h.0).collect();
-            match record_game(store, &G::start(&settings), &moves, outcome) {
+            match record_game(store, &start, &moves, outcome) {
                 Ok(()) => writeln!(
                     self.out,
                     "Learned from this game ({} positions in {}).",

@@ -375,3 +375,100 @@ fn full_game_halma() {
     // game ends by a win or by the move limit, a full game either way.
     full_game(&["halma", "size=8", "limit=40"], "human");
 }
+
+/// `--position` and `--position-file` start every game of `agon play` from the given
+/// position, read as the game named after `play` (not as tic-tac-toe). Each position has
+/// one winning move that anyone can check by hand; the engine, moving first, plays it.
+#[test]
+fn play_starts_from_a_given_position_in_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("clobber.txt");
+    // A 1x2 Clobber grid: White captures b1 and Black, with no piece left, cannot move.
+    std::fs::write(&grid, "WB\n").unwrap();
+    let grid = grid.to_str().unwrap();
+    let cases: [(&[&str], &str, &str); 4] = [
+        // x on a3 b3, o on a2 b2: x completes the top row at c3.
+        (
+            &["tictactoe", "--position", "xx1/oo1/3 x"],
+            "Engine plays c3",
+            "x wins",
+        ),
+        (
+            &["clobber", "--position-file", grid],
+            "Engine plays a1-b1",
+            "white wins",
+        ),
+        // White flats a1 b1 c1 d1: any stone on e1 finishes the road along row 1.
+        (
+            &[
+                "tak",
+                "size=5",
+                "--position",
+                "x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5",
+            ],
+            "e1",
+            "white wins",
+        ),
+        // Halma has no one-move win here: the engine moves from the given position.
+        (
+            &[
+                "halma",
+                "size=8",
+                "--position",
+                "4bbbb/5b1b/5w1b/8/3w4/8/1w6/w7 w 0",
+            ],
+            "Engine plays",
+            "",
+        ),
+    ];
+    for (args, engine_move, result) in cases {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--first", "engine", "--depth", "2"]);
+        let (out, err, ok) = run_piped(&all, "quit\n");
+        assert!(ok, "agon play {all:?} failed: {err}\n{out}");
+        let moved = out
+            .lines()
+            .find(|l| l.starts_with("Engine plays"))
+            .unwrap_or_else(|| panic!("no engine move for {all:?}:\n{out}"));
+        assert!(
+            moved.contains(engine_move.trim_start_matches("Engine plays ")),
+            "{all:?}: {moved}"
+        );
+        if !result.is_empty() {
+            assert!(
+                out.contains(&format!("Result: {result}")),
+                "{all:?}:\n{out}"
+            );
+        }
+    }
+    // The Halma board shown is the given one, not the start: a white piece on d4.
+    let (out, _, _) = run_piped(
+        &[
+            "halma",
+            "size=8",
+            "--position",
+            "4bbbb/5b1b/5w1b/8/3w4/8/1w6/w7 w 0",
+            "--first",
+            "human",
+        ],
+        "quit\n",
+    );
+    let row4 = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("4 "))
+        .unwrap_or_else(|| panic!("no row 4 in:\n{out}"));
+    // Row 4 of this position: a4 is a camp square ('+'), White on d4.
+    assert_eq!(
+        row4.split_whitespace().collect::<Vec<_>>()[1..5],
+        ["+", ".", ".", "W"],
+        "{out}"
+    );
+    // A position that is not one of the game's is refused, naming the text.
+    let (_, err, ok) = run_piped(&["tak", "size=5", "--position", "xo1/3/3 x"], "quit\n");
+    assert!(!ok);
+    assert!(err.contains("bad position 'xo1/3/3 x'"), "{err}");
+    // `--game` before `play` may only repeat play's own game.
+    let (_, err, ok) = run_piped(&["tictactoe", "--game", "gomoku"], "quit\n");
+    assert!(!ok);
+    assert!(err.contains("differ"), "{err}");
+}
