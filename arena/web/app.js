@@ -51,7 +51,7 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
   const flip = opts.flip !== undefined ? opts.flip : false;
   const rows = view.cells.length;
   const cols = rows ? view.cells[0].length : 0;
-  const cap = view.game === 'tak' ? 96 : 72;
+  const cap = view.game === 'tak' ? 96 : 88;
   const size = Math.max(14, Math.min(cap, Math.floor((maxPx || 560) / Math.max(rows, cols, 1))));
   const margin = 18;
   const svg = el('svg', { width: cols * size + margin, height: rows * size + margin, 'data-game': view.game,
@@ -62,7 +62,7 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
     const [x, y] = place(r, c);
     centre[cell.sq] = [x + size / 2, y + size / 2];
     const cls = ['sq'];
-    if ((r + c) % 2 === 1 && view.game !== 'tak') cls.push('dark');
+    if ((r + c) % 2 === 1 && (view.game === 'clobber' || view.game === 'mnk')) cls.push('dark');
     if (cell.camp) cls.push(cell.camp === 'p1' ? 'camp1' : 'camp2');
     if (marks && marks[cell.sq]) cls.push(marks[cell.sq]);
     const g = el('g', { 'data-sq': cell.sq, class: 'cell' }, svg);
@@ -140,7 +140,7 @@ function drawStack(g, cell, x, y, size) {
   const below = pieces.slice(0, -1);
   const shown = below.slice(-8);
   const hidden = below.length - shown.length;
-  const layer = Math.max(3, size * 0.075);
+  const layer = Math.max(3, size * 0.085);
   const bottom = y + size * 0.92;
   shown.forEach((p, i) => {
     el('rect', { x: x + size * 0.14, y: bottom - (i + 1) * layer, width: size * 0.72, height: layer - 1,
@@ -459,7 +459,9 @@ function drawPlay() {
     opts.dots = dots;
     opts.badges = badges;
   }
-  drawBoard($('play-board'), view, marks, clickSquare, view.game === 'tak' ? 576 : 560, opts);
+  // As large as fits beside the panel without scrolling.
+  const room = Math.max(320, Math.min(view.game === 'tak' ? 600 : 560, window.innerHeight - $('play-board').getBoundingClientRect().top - 40));
+  drawBoard($('play-board'), view, marks, clickSquare, room, opts);
   const board = $('play-board');
   board.dataset.session = session ? String(session.id) : '';
   board.dataset.ply = current ? String(current.ply) : '';
@@ -471,7 +473,7 @@ function drawPlay() {
   const over = session ? session.over : null;
   res.hidden = !over;
   if (over) res.textContent = resultWords();
-  if (current && current.tak) $('export-text').value = current.tak.tps;
+  if (current && current.tak) $('export-text').value = $('export-text').dataset.kind === 'ptn' ? current.tak.ptn : current.tak.tps;
   renderCarry();
 }
 
