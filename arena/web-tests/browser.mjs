@@ -242,6 +242,16 @@ try {
   await boardShot('board-clobber-5x6.png');
   await stopGame();
 
+  // Clobber game over: the last capture, the result in words.
+  await startGame('clobber 5x6', 'human', 'agon', 100, '6/6/6/6/wb4 w');
+  await page.click('#play-board [data-sq="a1"]');
+  await page.click('#play-board [data-sq="b1"]');
+  await page.waitForFunction(() => !document.getElementById('result').hidden);
+  await ready();
+  check(/^White wins: Black has no capture left \(1-0\)/.test(await page.locator('#result').textContent()),
+    `clobber: "${await page.locator('#result').textContent()}"`);
+  await page.locator('.game').screenshot({ path: join(artifacts, 'gameover-clobber.png') });
+
   // 3. Halma: every square a piece can reach, jump chains included.
   await startGame('halma 8x8', 'human', 'agon-random', 50, '8/8/8/8/3b4/8/1w6/w7 w 0');
   await page.click('#play-board [data-sq="a1"]');
@@ -263,6 +273,20 @@ try {
   check(/White wins by filling Black's camp/.test(await page.locator('#result').textContent()), 'halma: "White wins by filling Black\'s camp"');
   check((await marked('win')).length === 10, 'the ten squares of the filled camp are marked');
   await boardShot('gameover-halma.png');
+
+  // A tall stack: eight stones below the top drawn, "+3" for the rest, all twelve listed on hover.
+  await stopGame();
+  await page.selectOption('#game-name', { label: 'tak 5x5' });
+  await page.fill('#game-position', 'x5/x5/x2,121212121212C,x2/x5/x5 1 10');
+  await page.press('#game-position', 'Tab');
+  await page.waitForSelector('#play-board [data-sq="c3"] [data-piece="2C"]');
+  check(await page.locator('#play-board [data-sq="c3"] rect.layer').count() === 8
+    && (await page.locator('#play-board [data-sq="c3"] text', { hasText: '+3 below' }).count()) === 1,
+  'a 12-stone stack shows 8 bands under its capstone and +3 for the rest');
+  await page.hover('#play-board [data-sq="c3"]');
+  const tall = await page.locator('#stack-panel .stone').evaluateAll((d) => d.map((x) => x.dataset.stone).join(''));
+  check(tall === '212121212121', `hovering it lists all 12 stones top first, alternating colours (${tall})`);
+  await page.locator('.game').screenshot({ path: join(artifacts, 'tak-tall-stack.png') });
 
   // 4. Tak 5x5: pick up a stack, the drop squares with the stones left in hand, a spread
   // by clicks and its landing squares marked.

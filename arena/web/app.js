@@ -147,8 +147,8 @@ function drawStack(g, cell, x, y, size) {
       fill: COLOURS[p], stroke: EDGE[p], 'stroke-width': 1, class: 'layer', 'data-layer': p }, g);
   });
   if (hidden > 0) {
-    el('text', { x: x + 3, y: bottom - 2, 'font-size': Math.max(9, size * 0.14), 'text-anchor': 'start', fill: '#7a2e0e',
-      'font-weight': 700 }, g).textContent = `+${hidden}`;
+    el('text', { x: x + 4, y: y + 12, 'font-size': 11, 'text-anchor': 'start', fill: '#7a2e0e',
+      'font-weight': 700, class: 'hidden-count' }, g).textContent = `+${hidden} below`;
   }
   const top = pieces[pieces.length - 1];
   const base = bottom - shown.length * layer;
@@ -309,6 +309,7 @@ async function preview() {
     infoVersion = null;
     selection = null;
     drawPlay();
+    tickClocks();
     $('status').textContent = 'Pick the players, then Start.';
     $('players').textContent = '';
     $('result').hidden = true;
