@@ -51,6 +51,7 @@ const SCREENSHOTS: &[&str] = &[
     "board-clobber-5x6.png",
     "gameover-clobber.png",
     "halma-jumps.png",
+    "halma-last-chain.png",
     "gameover-halma.png",
     "tak-tall-stack.png",
     "tak-carry.png",

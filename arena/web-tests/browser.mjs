@@ -253,16 +253,22 @@ try {
   await page.locator('.game').screenshot({ path: join(artifacts, 'gameover-clobber.png') });
 
   // 3. Halma: every square a piece can reach, jump chains included.
-  await startGame('halma 8x8', 'human', 'agon-random', 50, '8/8/8/8/3b4/8/1w6/w7 w 0');
+  await startGame('halma 8x8', 'human', 'human', 50, '8/8/8/8/3b4/8/1w6/w7 w 0');
   await page.click('#play-board [data-sq="a1"]');
   const reach = await dots();
   const libraryReach = (await serverBoard()).info.moves.filter((m) => m.from === 'a1').map((m) => m.to[0]);
   check(same(reach, ['a2', 'b1', 'c3', 'e5']) && same(reach, libraryReach),
     `a1 may step to a2, b1 or jump to c3 and on to e5: marked ${reach.join(' ')}`);
+  await page.hover('#play-board [data-sq="e5"]');
+  check((await page.getAttribute('#play-board polyline.hops-hover', 'data-hops')) === 'a1 c3 e5',
+    'pointing at e5 draws the chain of jumps a1 c3 e5 (a path the library accepts hop by hop)');
   await boardShot('halma-jumps.png');
   await page.click('#play-board [data-sq="e5"]');
   await waitForMoves(1);
   check((await page.locator('#moves li').first().textContent()) === 'a1-e5', 'clicking e5 plays the two-jump chain a1-e5');
+  await ready(1);
+  check((await page.getAttribute('#play-board polyline.hops', 'data-hops')) === 'a1 c3 e5', 'the last move is drawn hop by hop');
+  await boardShot('halma-last-chain.png');
   await stopGame();
   // Halma game over: the filled camp is drawn.
   await startGame('halma 8x8', 'human', 'agon-random', 50, '4wwww/5www/6w1/6ww/8/8/8/bbbb4 w 10');
@@ -281,7 +287,7 @@ try {
   await page.press('#game-position', 'Tab');
   await page.waitForSelector('#play-board [data-sq="c3"] [data-piece="2C"]');
   check(await page.locator('#play-board [data-sq="c3"] rect.layer').count() === 8
-    && (await page.locator('#play-board [data-sq="c3"] text', { hasText: '+3 below' }).count()) === 1,
+    && (await page.locator('#play-board [data-sq="c3"] text.hidden-count').textContent()).startsWith('+3'),
   'a 12-stone stack shows 8 bands under its capstone and +3 for the rest');
   await page.hover('#play-board [data-sq="c3"]');
   const tall = await page.locator('#stack-panel .stone').evaluateAll((d) => d.map((x) => x.dataset.stone).join(''));

@@ -92,6 +92,11 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
     }
     if (opts.onHover) g.addEventListener('pointerenter', () => opts.onHover(cell.sq));
   }));
+  if (opts.hops && opts.hops.length > 1) {
+    const points = opts.hops.map((sq) => centre[sq]).filter(Boolean).map((p) => p.join(',')).join(' ');
+    el('polyline', { points, class: 'hops', 'data-hops': opts.hops.join(' ') }, svg);
+  }
+  svg.centre = centre;
   if (opts.line && opts.line.length > 1) {
     const points = opts.line.map((sq) => centre[sq]).filter(Boolean).map((p) => p.join(',')).join(' ');
     el('polyline', { points, class: 'winline', 'data-line': opts.line.join(' ') }, svg);
@@ -140,15 +145,19 @@ function drawStack(g, cell, x, y, size) {
   const below = pieces.slice(0, -1);
   const shown = below.slice(-8);
   const hidden = below.length - shown.length;
-  const layer = Math.max(3, size * 0.085);
+  // Bands as thick as fit under the top piece inside the square.
+  const topHeight = { C: 0.4, S: 0.46 }[cell.top] || 0.26;
+  const layer = Math.max(3, Math.min(size * 0.085, (size * (0.88 - topHeight)) / Math.max(1, shown.length)));
   const bottom = y + size * 0.92;
   shown.forEach((p, i) => {
     el('rect', { x: x + size * 0.14, y: bottom - (i + 1) * layer, width: size * 0.72, height: layer - 1,
       fill: COLOURS[p], stroke: EDGE[p], 'stroke-width': 1, class: 'layer', 'data-layer': p }, g);
   });
   if (hidden > 0) {
-    el('text', { x: x + 4, y: y + 12, 'font-size': 11, 'text-anchor': 'start', fill: '#7a2e0e',
-      'font-weight': 700, class: 'hidden-count' }, g).textContent = `+${hidden} below`;
+    const more = el('text', { x: x + 4, y: y + 12, 'font-size': 11, 'text-anchor': 'start', fill: '#7a2e0e',
+      'font-weight': 700, class: 'hidden-count' }, g);
+    more.textContent = `+${hidden}`;
+    el('title', {}, more).textContent = `${hidden} more stones below the ones drawn; hover to list them all`;
   }
   const top = pieces[pieces.length - 1];
   const base = bottom - shown.length * layer;
@@ -448,6 +457,7 @@ function drawPlay() {
   if (current && current.last) {
     if (current.last.from) marks[current.last.from] = 'lastfrom';
     for (const sq of current.last.to) marks[sq] = 'last';
+    if (current.last.hops) opts.hops = [current.last.from, ...current.last.hops, ...current.last.to];
   }
   if (current && current.result) {
     for (const sq of current.result.line) marks[sq] = 'win';
@@ -497,8 +507,20 @@ function renderTak(current, panel) {
 
 function hoverSquare(sq) {
   const current = info;
+  if (current && selection && current.view.game === 'halma') showHops(current, sq);
   if (!current || current.view.game !== 'tak') return;
   for (const row of current.view.cells) for (const c of row) if (c.sq === sq && c.stack) showStack($('stack-panel'), c, current.view.sides.map(sideName));
+}
+
+// Halma: the jumps to a marked square, drawn while the pointer is on it.
+function showHops(current, sq) {
+  const svg = $('play-board').querySelector('svg');
+  if (!svg || !svg.centre) return;
+  for (const old of svg.querySelectorAll('.hops-hover')) old.remove();
+  const move = current.moves.find((m) => m.from === selection.from && m.to[0] === sq);
+  if (!move || !move.hops) return;
+  const points = [move.from, ...move.hops, sq].map((s) => svg.centre[s].join(',')).join(' ');
+  el('polyline', { points, class: 'hops hops-hover', 'data-hops': [move.from, ...move.hops, sq].join(' ') }, svg);
 }
 
 // The squares where the picked piece may go (and, carrying a Tak stack, the stones that
@@ -935,6 +957,7 @@ function drawReplay() {
   if (current.last) {
     if (current.last.from) marks[current.last.from] = 'lastfrom';
     for (const sq of current.last.to) marks[sq] = 'last';
+    if (current.last.hops) opts.hops = [current.last.from, ...current.last.hops, ...current.last.to];
   }
   if (current.result) {
     for (const sq of current.result.line) marks[sq] = 'win';

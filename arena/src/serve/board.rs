@@ -60,6 +60,9 @@ pub struct LegalMove {
     /// Tak spreads: pieces dropped on each square of `to`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub drops: Vec<u32>,
+    /// Halma jump chains: the squares landed on between `from` and `to`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hops: Vec<String>,
 }
 
 /// Tak's side information, as PTN Ninja and PlayTak show it.
@@ -234,6 +237,7 @@ fn tak_move(pos: &Tak, mv: agon::games::tak::TakMove) -> LegalMove {
             .collect(),
         kind: None,
         drops,
+        hops: Vec::new(),
     }
 }
 
@@ -255,6 +259,63 @@ fn pretty(name: &str) -> String {
             })
         }
     }
+}
+
+/// A Halma move taken apart, with the squares a jump chain lands on between its start
+/// and end: found by a search over jumps (over a neighbouring piece to the empty square
+/// beyond), and kept only when the library accepts the whole path as the move
+/// (`a1-c3-e5`, every hop checked), so the drawing never shows a path the rules refuse.
+fn halma_move(pos: &Halma, mv: agon::games::halma::HalmaMove) -> LegalMove {
+    let mut out = simple_move(pos.format_move(mv));
+    let n = pos.settings_of().size;
+    let (from, to) = (usize::from(mv.from), usize::from(mv.to));
+    let (fr, fc) = ((from / n) as i64, (from % n) as i64);
+    let (tr, tc) = ((to / n) as i64, (to % n) as i64);
+    if (fr - tr).abs() <= 1 && (fc - tc).abs() <= 1 {
+        return out;
+    }
+    let empty = |sq: usize| sq == from || pos.piece(sq).is_none();
+    let mut parent: HashMap<usize, usize> = HashMap::from([(from, from)]);
+    let mut queue = VecDeque::from([from]);
+    while let Some(sq) = queue.pop_front() {
+        if sq == to {
+            break;
+        }
+        let (r, c) = ((sq / n) as i64, (sq % n) as i64);
+        for (dr, dc) in [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ] {
+            let (mr, mc, lr, lc) = (r + dr, c + dc, r + 2 * dr, c + 2 * dc);
+            if lr < 0 || lc < 0 || lr >= n as i64 || lc >= n as i64 {
+                continue;
+            }
+            let (mid, land) = ((mr * n as i64 + mc) as usize, (lr * n as i64 + lc) as usize);
+            if !empty(mid) && empty(land) && !parent.contains_key(&land) {
+                parent.insert(land, sq);
+                queue.push_back(land);
+            }
+        }
+    }
+    if !parent.contains_key(&to) {
+        return out;
+    }
+    let mut path = vec![to];
+    while *path.last().expect("not empty") != from {
+        path.push(parent[path.last().expect("not empty")]);
+    }
+    path.reverse();
+    let names: Vec<String> = path.iter().map(|&sq| square(sq % n, sq / n)).collect();
+    if pos.parse_move(&names.join("-")).is_ok() {
+        out.hops = names[1..names.len() - 1].to_vec();
+    }
+    out
 }
 
 fn side_seat(side: Side) -> &'static str {
@@ -655,7 +716,7 @@ pub fn board_info(
         }
         "halma" => {
             let r = replay_as::<Halma>(spec, start, moves)?;
-            let (view, m, last) = info_of(&r, |p: &Halma, mv| simple(p.format_move(mv)));
+            let (view, m, last) = info_of(&r, halma_move);
             (view, m, last, None, halma_result(&r.now))
         }
         other => return Err(format!("the board page does not know the game '{other}'")),
@@ -923,6 +984,10 @@ mod tests {
         assert!(from_a1.contains(&"c3"), "{from_a1:?}");
         assert!(from_a1.contains(&"e5"), "{from_a1:?}");
         assert!(from_a1.contains(&"a2"), "{from_a1:?}");
+        let chain = i.moves.iter().find(|m| m.mv == "a1-e5").unwrap();
+        assert_eq!(chain.hops, ["c3"]);
+        let i = info("halma size=8", Some("8/8/8/8/3b4/8/1w6/w7 w 0"), &["a1-e5"]);
+        assert_eq!(i.last.unwrap().hops, ["c3"]);
     }
 
     #[test]
