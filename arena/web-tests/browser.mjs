@@ -466,6 +466,9 @@ try {
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction(() => /^Game 2:/.test(document.getElementById('replay-title').textContent));
   check(true, 'arrows, Home and End step through the game; down opens the next game');
+  await page.keyboard.press('f');
+  check((await page.getAttribute('#replay-board svg', 'data-flipped')) === 'true', 'f flips the replay board');
+  await page.keyboard.press('f');
   const boardBox = await page.locator('#replay-board svg').boundingBox();
   check(boardBox.y + boardBox.height <= 900, `the replay board is in view (bottom at ${Math.round(boardBox.y + boardBox.height)} px of 900)`);
   await page.keyboard.press('End');

@@ -264,7 +264,7 @@ function offerEngines() {
       if (e !== 'human' && !plays(e)) {
         const g = engineGames[e];
         o.disabled = true;
-        o.textContent = `${e} (plays ${g.games.length ? g.games.join(', ') : 'nothing here'} only)`;
+        o.textContent = g.games.length ? `${e} (plays ${g.games.join(', ')} only)` : `${e} (${g.source})`;
         if (id === 'p1') refused.push(e);
       } else if (e !== 'human' && engineGames[e] && !engineGames[e].games) {
         o.textContent = `${e} (did not say which games it plays)`;
@@ -745,7 +745,7 @@ $('move-form').addEventListener('submit', (event) => {
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && selection) { selection = null; drawPlay(); }
   const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName);
-  if (activeTab === 'play' && !typing && e.key === 'f') flipBoard();
+  if ((activeTab === 'play' || activeTab === 'replay') && !typing && e.key === 'f') flipBoard();
   if (activeTab === 'replay' && !typing) replayKey(e);
 });
 
