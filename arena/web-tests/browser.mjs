@@ -74,7 +74,8 @@ async function startGame(preset, p1, p2, movetime, position) {
 }
 
 async function stopGame() {
-  if (await page.locator('#stop').isEnabled()) await page.click('#stop');
+  // The game may end by itself meanwhile: then there is nothing to stop.
+  if (await page.locator('#stop').isEnabled()) await page.click('#stop', { timeout: 3000 }).catch(() => {});
 }
 
 const moveCount = () => page.locator('#moves li').count();
@@ -103,37 +104,32 @@ function countTps(tps, start) {
   return { stones: [start[0] - placed[1], start[0] - placed[2]], caps: [start[1] - caps[1], start[1] - caps[2]], flats: [flats[1], flats[2]] };
 }
 
-// The Tak panel against the library's JSON and against the TPS count, once the page shows
-// the server's latest position; returns the ply checked.
+// The Tak panel against the library's JSON and against the TPS count: the page's ply and
+// numbers are read at once, then the library's facts of that same ply are asked for.
 async function checkTakCounts(label, quiet) {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const json = await serverBoard();
-    const tak = json.info.tak;
-    try {
-      await page.waitForFunction((k) => {
-        const b = document.getElementById('play-board');
-        return b.dataset.ready === 'yes' && Number(b.dataset.ply) >= k;
-      }, json.info.ply, { timeout: 3000 });
-    } catch (e) { continue; }
-    const seen = await page.evaluate(() => ({
-      ply: Number(document.getElementById('play-board').dataset.ply),
-      counts: ['p1', 'p2'].map((s) => ['stones', 'caps', 'flats'].map((w) => Number(document.getElementById(`tak-${w}-${s}`).textContent))),
-      score: document.getElementById('tak-score').textContent,
-    }));
-    if (seen.ply !== json.info.ply) continue; // a move came between: look again
-    const shown = seen.counts;
-    const counted = countTps(tak.tps, tak.start);
-    const ok = shown[0][0] === tak.stones[0] && shown[1][0] === tak.stones[1]
-      && shown[0][1] === tak.caps[0] && shown[1][1] === tak.caps[1]
-      && shown[0][2] === tak.flats[0] && shown[1][2] === tak.flats[1]
-      && JSON.stringify(counted) === JSON.stringify({ stones: tak.stones, caps: tak.caps, flats: tak.flats })
-      && seen.score === tak.flat_score;
-    const message = `${label} (ply ${seen.ply}): reserves ${shown[0][0]}/${shown[1][0]}, capstones ${shown[0][1]}/${shown[1][1]}, flats ${shown[0][2]}/${shown[1][2]} shown = library = counted from ${tak.tps}`;
-    if (!ok) check(false, `${message} (library ${JSON.stringify(tak)}, shown ${JSON.stringify(seen)}, counted ${JSON.stringify(counted)})`);
-    if (!quiet) check(true, message);
-    return seen.ply;
-  }
-  throw new Error(`${label}: the page never showed the server's latest position`);
+  await ready();
+  const seen = await page.evaluate(() => ({
+    ply: Number(document.getElementById('play-board').dataset.ply),
+    ready: document.getElementById('play-board').dataset.ready,
+    counts: ['p1', 'p2'].map((s) => ['stones', 'caps', 'flats'].map((w) => Number(document.getElementById(`tak-${w}-${s}`).textContent))),
+    score: document.getElementById('tak-score').textContent,
+  }));
+  if (seen.ready !== 'yes') return checkTakCounts(label, quiet);
+  const id = await sessionId();
+  const json = await page.evaluate(async ([i, p]) => (await fetch(`/api/play/${i}/board?ply=${p}`)).json(), [id, seen.ply]);
+  const tak = json.info.tak;
+  const shown = seen.counts;
+  const counted = countTps(tak.tps, tak.start);
+  const ok = json.info.ply === seen.ply
+    && shown[0][0] === tak.stones[0] && shown[1][0] === tak.stones[1]
+    && shown[0][1] === tak.caps[0] && shown[1][1] === tak.caps[1]
+    && shown[0][2] === tak.flats[0] && shown[1][2] === tak.flats[1]
+    && JSON.stringify(counted) === JSON.stringify({ stones: tak.stones, caps: tak.caps, flats: tak.flats })
+    && seen.score === tak.flat_score;
+  const message = `${label} (ply ${seen.ply}): reserves ${shown[0][0]}/${shown[1][0]}, capstones ${shown[0][1]}/${shown[1][1]}, flats ${shown[0][2]}/${shown[1][2]} shown = library = counted from ${tak.tps}`;
+  if (!ok) check(false, `${message} (library ${JSON.stringify(tak)}, shown ${JSON.stringify(seen)}, counted ${JSON.stringify(counted)})`);
+  if (!quiet) check(true, message);
+  return seen.ply;
 }
 
 try {
@@ -390,9 +386,12 @@ try {
       || document.getElementById('refusal').textContent.length > 0, plies);
     const refused = await page.locator('#refusal').textContent();
     if (refused) check(false, `move ${humanMoves} by clicks was refused: ${refused}`);
+    const after = await checkTakCounts('6x6', true);
+    checked.add(after);
   }
   await page.waitForFunction(() => !document.getElementById('result').hidden);
   await ready();
+  checked.add(await checkTakCounts('6x6 final position'));
   const final = await serverBoard();
   check(final.info.result !== null, `the 6x6 game ended: ${final.info.result.words}`);
   const record = (await serverState()).moves;
@@ -404,7 +403,6 @@ try {
     `reserves, capstones and flat count matched the library and the TPS after ${checked.size} of ${final.info.ply + 1} positions `
     + `(${humanMoves} moves by clicks, ${spreads} of them spreads; not shown because agon answered within 100 ms: ${missed.join(',') || 'none'})`);
   check((await page.locator('#result').textContent()).startsWith(final.info.result.words), 'the page states the result in words');
-  await checkTakCounts('6x6 final position');
   await shot('tak-6x6-final.png');
 
   // 6. Two engines on Halma 16x16 (camps marked) and on 5x5 k=4 with ticking clocks.

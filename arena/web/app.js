@@ -421,9 +421,9 @@ async function loadInfo() {
   if (infoWanted === key) return;
   infoWanted = key;
   try {
-    const data = await api(`/api/play/${id}/board`);
+    // The facts of the position the page shows (the game may be further on already).
+    const data = await api(`/api/play/${id}/board?ply=${session.moves.length}`);
     if (!session || session.id !== id) return;
-    // Only the answer for what the page shows now (a later move may have come meanwhile).
     if (data.info.ply !== session.moves.length) return;
     info = data.info;
     infoVersion = key;

@@ -6,7 +6,7 @@
 //! plays, from its own answer to `games` (or its `Game` option, or TEI meaning Tak).
 //!
 //! Routes: `GET /api/board?spec=&position=&moves=` (any position), `GET
-//! /api/play/{id}/board` (a game of the page), `GET /api/replay/board?path=&game=&ply=`
+//! /api/play/{id}/board?ply=` (a game of the page, after `ply` moves or all), `GET /api/replay/board?path=&game=&ply=`
 //! (a journaled game) and `GET /api/engines` (the games of each engine).
 
 use std::collections::{HashMap, VecDeque};
@@ -762,7 +762,18 @@ async fn api_board(Query(q): Query<BoardQuery>) -> Response {
     }
 }
 
-async fn api_play_board(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Response {
+#[derive(Debug, Deserialize)]
+struct PlyQuery {
+    /// The position after this many moves of the game (default: all of them), so that a
+    /// page showing an earlier state gets the facts of what it shows.
+    ply: Option<usize>,
+}
+
+async fn api_play_board(
+    State(state): State<Shared>,
+    UrlPath(id): UrlPath<u64>,
+    Query(q): Query<PlyQuery>,
+) -> Response {
     let session = match find_session(&state, id) {
         Ok(s) => s,
         Err(r) => return r.into_response(),
@@ -772,7 +783,17 @@ async fn api_play_board(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) 
         Ok(spec) => spec,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     };
-    let moves: Vec<String> = s.moves.iter().map(|m| m.mv.clone()).collect();
+    let ply = q.ply.unwrap_or(s.moves.len());
+    if ply > s.moves.len() {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!(
+                "game {id} has {} moves; there is no ply {ply}",
+                s.moves.len()
+            ),
+        );
+    }
+    let moves: Vec<String> = s.moves[..ply].iter().map(|m| m.mv.clone()).collect();
     let start = session.start_position();
     match board_info(&spec, start.as_deref(), &moves, Some(&s.players)) {
         Ok(info) => Json(json!({ "version": s.version, "info": info })).into_response(),
