@@ -336,6 +336,16 @@ try {
     `Copy PTN copies the game with its tags and moves (${ptn.split('\n').filter((l) => /^\d/.test(l)).join(' / ')})`);
   await shot('board-tak-5x5.png');
   await stopGame();
+  // A Tak stack dragged onto the next square moves whole.
+  await startGame('tak 5x5', 'human', 'human', 100, 'x5/x5/x5/x5/1,x4 1 3');
+  const [s1, s2] = [await page.locator('#play-board [data-sq="a1"] rect.sq').boundingBox(), await page.locator('#play-board [data-sq="a2"] rect.sq').boundingBox()];
+  await page.mouse.move(s1.x + s1.width / 2, s1.y + s1.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(s2.x + s2.width / 2, s2.y + s2.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await waitForMoves(1);
+  check((await page.locator('#moves li').first().textContent()) === 'a1+', 'dragging the a1 stone onto a2 plays a1+');
+  await stopGame();
   // A road: drawn, said in words.
   await startGame('tak 5x5', 'human', 'agon', 100, 'x5/x5/2,2,2,x2/x5/1,1,1,1,x 1 6');
   await page.click('#play-board [data-sq="e1"]');
