@@ -90,7 +90,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     clobber_pair(dir.path(), &journal, mm, ab);
     clobber_pair(dir.path(), &journal, abo, mm);
 
-    // Thirty quick tic-tac-toe games to replay a page at a time.
+    // Thirty quick tic-tac-toe games on a clock, to replay a page at a time.
     let many = dir.path().join("many.jsonl");
     let random = |name: &str| {
         format!(
@@ -110,7 +110,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
                     "--games",
                     "30",
                 ])
-                .args(["--each", "depth=1", "--report-every", "0", "--journal"])
+                .args(["--each", "tc=10+0.1", "--report-every", "0", "--journal"])
                 .arg(&many)
                 .arg("--engine")
                 .args(random("random-a").split(' '))

@@ -481,6 +481,8 @@ try {
   check(boardBox.y + boardBox.height <= 900, `the replay board is in view (bottom at ${Math.round(boardBox.y + boardBox.height)} px of 900)`);
   await page.keyboard.press('End');
   await page.waitForFunction(() => { const t = document.getElementById('ply-label').textContent.match(/ply (\d+) of (\d+)/); return t && t[1] === t[2]; });
+  const clocks = await page.locator('#replay-clocks .clock').allTextContents();
+  check(clocks.length === 2 && clocks.every((c) => /\d:\d\d\.\d left$/.test(c)), `the replay shows each side's clock after its last move (${clocks.join('; ')})`);
   await shot('replay-list.png');
   // The Clobber journal's statistics per ply.
   await page.selectOption('#journal', journal);
