@@ -48,6 +48,7 @@ const SCREENSHOTS: &[&str] = &[
     "gameover-tictactoe.png",
     "flipped-tictactoe.png",
     "clobber-captures.png",
+    "clobber-drag.png",
     "board-clobber-5x6.png",
     "gameover-clobber.png",
     "halma-jumps.png",

@@ -222,7 +222,12 @@ try {
   const [ba1, ba2] = [await box('a1'), await box('a2')];
   await page.mouse.move(ba1.x + ba1.width / 2, ba1.y + ba1.height / 2);
   await page.mouse.down();
-  await page.mouse.move(ba2.x + ba2.width / 2, ba2.y + ba2.height / 2, { steps: 5 });
+  await page.mouse.move(ba2.x + ba2.width / 2, ba2.y + ba2.height / 2 - 10, { steps: 5 });
+  const dragDots = await page.evaluate(() => [...document.querySelectorAll('#play-board [data-drag-dest]')].map((d) => d.dataset.dragDest));
+  check(same(dragDots, ['a2', 'b1']) && await page.locator('#play-board .ghost .piece').count() === 1,
+    `while dragging a1 the stone follows the pointer and its captures are dotted (${dragDots.join(' ')})`);
+  await boardShot('clobber-drag.png');
+  await page.mouse.move(ba2.x + ba2.width / 2, ba2.y + ba2.height / 2, { steps: 2 });
   await page.mouse.up();
   await waitForMoves(2);
   const first = await page.locator('#moves li').first().textContent();

@@ -101,10 +101,24 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
     const points = opts.line.map((sq) => centre[sq]).filter(Boolean).map((p) => p.join(',')).join(' ');
     el('polyline', { points, class: 'winline', 'data-line': opts.line.join(' ') }, svg);
   }
+  // Dragging: the piece follows the pointer and its legal destinations are dotted.
   svg.addEventListener('pointermove', (e) => {
-    if (pointerFrom && pointerFrom.svg === svg && Math.hypot(e.clientX - pointerFrom.x, e.clientY - pointerFrom.y) > 6) {
+    if (!pointerFrom || pointerFrom.svg !== svg || !opts.onDrag) return;
+    const dx = e.clientX - pointerFrom.x, dy = e.clientY - pointerFrom.y;
+    if (!pointerFrom.ghost) {
+      if (Math.hypot(dx, dy) <= 6) return;
+      const source = svg.querySelector(`g[data-sq="${pointerFrom.sq}"]`);
+      const pieces = source ? [...source.querySelectorAll('.piece, .layer')] : [];
+      if (!pieces.length) return;
       svg.classList.add('dragging');
+      const ghost = el('g', { class: 'ghost' }, svg);
+      for (const p of pieces) ghost.appendChild(p.cloneNode(true));
+      for (const sq of (opts.dragTargets ? opts.dragTargets(pointerFrom.sq) : [])) {
+        if (centre[sq]) el('circle', { cx: centre[sq][0], cy: centre[sq][1], r: Math.max(3, size * 0.14), class: 'dest drag-dest', 'data-drag-dest': sq }, svg);
+      }
+      pointerFrom.ghost = ghost;
     }
+    pointerFrom.ghost.setAttribute('transform', `translate(${dx} ${dy})`);
   });
   for (let c = 0; c < cols; c++) {
     el('text', { x: margin + c * size + size / 2, y: rows * size + 13, 'font-size': 11, 'text-anchor': 'middle' }, svg)
@@ -117,7 +131,17 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
   container.replaceChildren(svg);
 }
 let pointerFrom = null;
-document.addEventListener('pointerup', () => { setTimeout(() => { pointerFrom = null; }, 0); });
+document.addEventListener('pointerup', () => {
+  const from = pointerFrom;
+  setTimeout(() => {
+    if (from && from.ghost) {
+      from.ghost.remove();
+      for (const d of from.svg.querySelectorAll('.drag-dest')) d.remove();
+      from.svg.classList.remove('dragging');
+    }
+    if (pointerFrom === from) pointerFrom = null;
+  }, 0);
+});
 
 function drawPieces(g, game, cell, x, y, size) {
   if (!cell.stack) return;
@@ -453,7 +477,7 @@ function drawPlay() {
   const current = session ? (infoFresh() ? info : null) : info;
   const view = current ? current.view : session.view;
   const marks = {};
-  const opts = { flip: flipped, onDrag: dragMove, onHover: hoverSquare };
+  const opts = { flip: flipped, onDrag: dragMove, onHover: hoverSquare, dragTargets };
   if (current && current.last) {
     if (current.last.from) marks[current.last.from] = 'lastfrom';
     for (const sq of current.last.to) marks[sq] = 'last';
@@ -623,6 +647,14 @@ function clickSquare(sq) {
     return;
   }
   takClick(sq);
+}
+
+// Where a dragged piece may go: the library's destinations from that square (a Tak stack
+// dragged moves whole, so one square away).
+function dragTargets(from) {
+  const current = currentInfo();
+  if (!current || !humanToMove()) return [];
+  return [...new Set(current.moves.filter((m) => m.from === from && (current.view.game !== 'tak' || m.to.length === 1)).map((m) => m.to[0]))];
 }
 
 // Drag and drop: a piece (Clobber, Halma) or a whole Tak stack onto a square.
