@@ -817,6 +817,7 @@ $('copy-ptn').addEventListener('click', () => copyText('ptn'));
 // Clocks: each side's time used in this game and, for the side to move, this move's time
 // (against the engine's move time); they tick while a side thinks.
 let turnStart = { key: null, at: 0 };
+let humanUsed = { p1: 0, p2: 0 };
 function clockText(ms) {
   const s = Math.max(0, ms) / 1000;
   const m = Math.floor(s / 60);
@@ -826,10 +827,16 @@ function tickClocks() {
   const s = session;
   if (!s) { $('clock-p1').textContent = ''; $('clock-p2').textContent = ''; return; }
   const key = `${s.id}/${s.moves.length}`;
-  if (turnStart.key !== key) turnStart = { key, at: performance.now() };
+  if (turnStart.key !== key) {
+    // A person's time is measured here (the server times engines only).
+    if (turnStart.seat && turnStart.id === s.id) humanUsed[turnStart.seat] += performance.now() - turnStart.at;
+    if (turnStart.id !== s.id) humanUsed = { p1: 0, p2: 0 };
+    const seat = s.view.to_move_seat;
+    turnStart = { key, at: performance.now(), id: s.id, seat: s.human[seat === 'p1' ? 0 : 1] ? seat : null };
+  }
   const movetime = Number($('movetime').value);
   ['p1', 'p2'].forEach((seat, i) => {
-    const used = s.moves.filter((m) => m.side === seat).reduce((a, m) => a + (m.time_ms || 0), 0);
+    const used = s.human[i] ? humanUsed[seat] : s.moves.filter((m) => m.side === seat).reduce((a, m) => a + (m.time_ms || 0), 0);
     const toMove = !s.over && s.view.to_move_seat === seat;
     const now = toMove ? performance.now() - turnStart.at : 0;
     const box = $(`clock-${seat}`);
