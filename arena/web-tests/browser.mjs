@@ -366,11 +366,14 @@ try {
   let humanMoves = 0, spreads = 0;
   const checked = new Set();
   for (let turn = 0; turn < 400; turn++) {
-    checked.add(await checkTakCounts('6x6', true));
+    const shown = await checkTakCounts('6x6', true);
+    checked.add(shown);
     const json = await serverBoard();
     const state = await serverState();
-    if (state.over) break;
     const plies = state.moves.length;
+    // The page has not drawn the latest move yet: check again once it has.
+    if (shown < plies) { await page.waitForTimeout(20); continue; }
+    if (state.over) break;
     if (state.view.to_move_seat !== 'p1') {
       await page.waitForFunction((k) => Number(document.getElementById('play-board').dataset.ply) > k
         || document.getElementById('status').textContent.startsWith('Game over'), plies);
