@@ -502,6 +502,28 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         }
     }
 
+    /// Sends `games` then `isready` and reads up to `readyok`: the names of the games the
+    /// engine listed (none from an engine that ignores `games`, as old UCI engines do).
+    ///
+    /// # Errors
+    /// Timeout, closed pipes, floods.
+    pub async fn list_games(&mut self, deadline: Instant) -> Result<Vec<String>, ClientError> {
+        let started = Instant::now();
+        self.send_all(&[Command::Games, Command::IsReady]).await?;
+        let mut names = Vec::new();
+        loop {
+            match self.next_reply(Some(deadline), started, "readyok").await? {
+                (Reply::ReadyOk, _) => return Ok(names),
+                (Reply::Game(text), _) => {
+                    if let Some(name) = text.split_whitespace().next() {
+                        names.push(name.to_ascii_lowercase());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Sends `quit` and closes the engine's input, ignoring errors (it may be gone).
     pub async fn quit(&mut self) {
         let _ = self.send(&Command::Quit).await;

@@ -1,10 +1,16 @@
 //! The web page in a real headless Chromium (Debian's `chromium`, driven by
-//! playwright-core; `scripts/install-test-deps.sh` installs both): play tic-tac-toe,
-//! Clobber and Tak against agon by clicks, see the engine's reply and search info, have
-//! an illegal click refused with the rules' reason, watch two engines on Halma 16x16 and
-//! 5x5 k=4, follow a running match live, replay a journaled game and open its report.
-//! The checks are in `arena/web-tests/browser.mjs`; screenshots of every board go to
-//! `target/browser-artifacts/`.
+//! playwright-core; `scripts/install-test-deps.sh` installs both), as a player uses it
+//! (issue 23): a board and a how-to-move line on first load; only engines that play the
+//! chosen game offered (a Clobber-only bot and a TEI engine are configured to show it);
+//! legal destinations of a picked piece from the library (Clobber captures, Halma jump
+//! chains, Tak drop squares with the stones left in hand); the last move and a Tak
+//! spread's landing squares marked; click, drag and typed moves; Tak reserves, flat count,
+//! stacks stone by stone, TPS and PTN copied; game over with the line, road or camp drawn
+//! and the result in words, rematch with colours swapped, board flip, ticking clocks; a
+//! Tak 6x6 game against agon played to the end by clicks with the counts checked against
+//! the library after every ply; live view; replay by game number, paginated and filtered,
+//! with keyboard steps; the report. The checks are in `arena/web-tests/browser.mjs`;
+//! screenshots go to `target/browser-artifacts/` (docs/web-board.md lists them).
 
 mod common;
 
@@ -35,6 +41,34 @@ impl Drop for Killed {
     }
 }
 
+/// Every screenshot the browser test takes (docs/web-board.md shows what each proves).
+const SCREENSHOTS: &[&str] = &[
+    "start.png",
+    "board-tictactoe.png",
+    "gameover-tictactoe.png",
+    "flipped-tictactoe.png",
+    "clobber-captures.png",
+    "clobber-drag.png",
+    "board-clobber-5x6.png",
+    "gameover-clobber.png",
+    "halma-jumps.png",
+    "halma-last-chain.png",
+    "gameover-halma.png",
+    "tak-tall-stack.png",
+    "tak-carry.png",
+    "tak-spread-landing.png",
+    "board-tak-5x5.png",
+    "gameover-tak-road.png",
+    "tak-6x6-final.png",
+    "board-halma-16x16.png",
+    "clocks.png",
+    "board-mnk-5x5.png",
+    "live.png",
+    "replay-list.png",
+    "replay.png",
+    "report.png",
+];
+
 fn web_tests() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("web-tests")
 }
@@ -57,6 +91,43 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     clobber_pair(dir.path(), &journal, mm, ab);
     clobber_pair(dir.path(), &journal, abo, mm);
 
+    // Thirty quick tic-tac-toe games on a clock, to replay a page at a time.
+    let many = dir.path().join("many.jsonl");
+    let random = |name: &str| {
+        format!(
+            "cmd={} name={name} option.Searcher=random",
+            agon().display()
+        )
+    };
+    let out = run(
+        {
+            let mut c = Command::new(arena());
+            c.current_dir(dir.path())
+                .args([
+                    "match",
+                    "--no-progress",
+                    "--game",
+                    "tictactoe",
+                    "--games",
+                    "30",
+                ])
+                .args(["--each", "tc=10+0.1", "--report-every", "0", "--journal"])
+                .arg(&many)
+                .arg("--engine")
+                .args(random("random-a").split(' '))
+                .arg("--engine")
+                .args(random("random-b").split(' '))
+                .stdout(Stdio::null());
+            c
+        },
+        Duration::from_secs(120),
+    );
+    assert!(
+        out.status.success(),
+        "the tic-tac-toe match failed: {}",
+        common::text(&out)
+    );
+
     // A match running while the page watches its folder.
     let watch = dir.path().join("match");
     std::fs::create_dir_all(&watch).unwrap();
@@ -76,14 +147,32 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
             .expect("start arena match"),
     );
 
+    // The engines the page offers: agon in three settings, the Clobber-only example bot
+    // (it names no game but Clobber) and agon over TEI (Tak only).
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/clobber_bot.py");
+    let engines = [
+        format!("cmd={} name=agon", agon.display()),
+        format!("cmd={} name=agon-easy option.Level=easy", agon.display()),
+        format!(
+            "cmd={} name=agon-random option.Searcher=random",
+            agon.display()
+        ),
+        format!("cmd={} name=clobber-bot", bot.display()),
+        format!("cmd={} name=agon-tei proto=tei", agon.display()),
+    ];
+    let mut serve = Command::new(arena());
+    serve.args(["serve", "--port", "0"]);
+    for e in &engines {
+        serve.arg("--engine").arg(e);
+    }
     let mut server = Killed(
-        Command::new(arena())
-            .args(["serve", "--port", "0", "--agon"])
-            .arg(&agon)
+        serve
             .arg("--watch")
             .arg(&watch)
             .arg("--journal")
             .arg(&journal)
+            .arg("--journal")
+            .arg(&many)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -106,22 +195,14 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
         .arg("browser.mjs")
         .arg(&url)
         .arg(&artifacts)
-        .arg(&journal);
+        .arg(&journal)
+        .arg(&many);
     let out = run(node, Duration::from_secs(300));
     let text = common::text(&out);
     println!("{text}");
     assert!(out.status.success(), "browser checks failed:\n{text}");
     assert!(text.contains("all browser checks passed"), "{text}");
-    for shot in [
-        "board-tictactoe.png",
-        "board-clobber-5x6.png",
-        "board-tak-5x5.png",
-        "board-halma-16x16.png",
-        "board-mnk-5x5.png",
-        "replay.png",
-        "report.png",
-        "live.png",
-    ] {
+    for shot in SCREENSHOTS {
         let size = std::fs::metadata(artifacts.join(shot)).map_or(0, |m| m.len());
         assert!(size > 1000, "screenshot {shot} missing or empty");
     }

@@ -32,6 +32,8 @@ function showTab(name) {
 
 // ---- drawing ----
 const COLOURS = { x: '#222', o: '#fafafa', w: '#fafafa', b: '#222', '1': '#f4efe4', '2': '#3b3b3b' };
+const EDGE = { '1': '#555', '2': '#d8d8d8' };
+let flipped = false;
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
@@ -40,33 +42,106 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// Draws `view` into `container`; `marks` maps square names to a CSS class; `onClick(sq)`.
-function drawBoard(container, view, marks, onClick, maxPx) {
+// Draws `view` into `container`. `marks` maps square names to CSS classes; `onClick(sq)`
+// is called for a click on a square. `opts`: `dots` (squares to mark as legal
+// destinations), `badges` (square -> a number drawn in its corner), `line` (squares joined
+// by the winning line), `onDrag(from, to)`, `onHover(sq)`, `flip`.
+function drawBoard(container, view, marks, onClick, maxPx, opts) {
+  opts = opts || {};
+  const flip = opts.flip !== undefined ? opts.flip : false;
   const rows = view.cells.length;
   const cols = rows ? view.cells[0].length : 0;
-  const size = Math.max(14, Math.min(64, Math.floor((maxPx || 560) / Math.max(rows, cols, 1))));
+  const cap = view.game === 'tak' ? 96 : 88;
+  const size = Math.max(14, Math.min(cap, Math.floor((maxPx || 560) / Math.max(rows, cols, 1))));
   const margin = 18;
-  const svg = el('svg', { width: cols * size + margin, height: rows * size + margin, 'data-game': view.game });
+  const svg = el('svg', { width: cols * size + margin, height: rows * size + margin, 'data-game': view.game,
+    'data-flipped': String(flip) });
+  const place = (r, c) => [margin + (flip ? cols - 1 - c : c) * size, (flip ? rows - 1 - r : r) * size];
+  const centre = {};
   view.cells.forEach((row, r) => row.forEach((cell, c) => {
-    const x = margin + c * size, y = r * size;
+    const [x, y] = place(r, c);
+    centre[cell.sq] = [x + size / 2, y + size / 2];
     const cls = ['sq'];
+    if ((r + c) % 2 === 1 && (view.game === 'clobber' || view.game === 'mnk')) cls.push('dark');
     if (cell.camp) cls.push(cell.camp === 'p1' ? 'camp1' : 'camp2');
     if (marks && marks[cell.sq]) cls.push(marks[cell.sq]);
     const g = el('g', { 'data-sq': cell.sq, class: 'cell' }, svg);
-    el('rect', { x, y, width: size, height: size, class: cls.join(' '), fill: cls.length > 1 ? '' : '#e8d9b5' }, g);
+    el('rect', { x, y, width: size, height: size, class: cls.join(' ') }, g);
     drawPieces(g, view.game, cell, x, y, size);
-    if (onClick) g.addEventListener('click', () => onClick(cell.sq));
+    if (opts.dots && opts.dots.has(cell.sq)) {
+      if (cell.stack && view.game !== 'tak') {
+        el('circle', { cx: x + size / 2, cy: y + size / 2, r: size * 0.44, class: 'capture', 'stroke-width': Math.max(2, size * 0.07), 'data-dest': cell.sq }, g);
+      } else {
+        el('circle', { cx: x + size / 2, cy: y + size / 2, r: Math.max(3, size * 0.14), class: 'dest', 'data-dest': cell.sq }, g);
+      }
+    }
+    if (opts.badges && opts.badges[cell.sq] !== undefined) {
+      el('circle', { cx: x + size * 0.2, cy: y + size * 0.2, r: size * 0.15, class: 'badge' }, g);
+      el('text', { x: x + size * 0.2, y: y + size * 0.2 + size * 0.07, 'font-size': size * 0.2, 'text-anchor': 'middle',
+        class: 'badge-text', 'data-badge': String(opts.badges[cell.sq]) }, g).textContent = String(opts.badges[cell.sq]);
+    }
+    if (onClick || opts.onDrag) {
+      g.addEventListener('pointerdown', (e) => { pointerFrom = { sq: cell.sq, x: e.clientX, y: e.clientY, svg }; });
+      g.addEventListener('pointerup', () => {
+        const from = pointerFrom;
+        pointerFrom = null;
+        svg.classList.remove('dragging');
+        if (from && from.sq !== cell.sq && opts.onDrag) opts.onDrag(from.sq, cell.sq);
+        else if (onClick) onClick(cell.sq);
+      });
+    }
+    if (opts.onHover) g.addEventListener('pointerenter', () => opts.onHover(cell.sq));
   }));
+  if (opts.hops && opts.hops.length > 1) {
+    const points = opts.hops.map((sq) => centre[sq]).filter(Boolean).map((p) => p.join(',')).join(' ');
+    el('polyline', { points, class: 'hops', 'data-hops': opts.hops.join(' ') }, svg);
+  }
+  svg.centre = centre;
+  if (opts.line && opts.line.length > 1) {
+    const points = opts.line.map((sq) => centre[sq]).filter(Boolean).map((p) => p.join(',')).join(' ');
+    el('polyline', { points, class: 'winline', 'data-line': opts.line.join(' ') }, svg);
+  }
+  // Dragging: the piece follows the pointer and its legal destinations are dotted.
+  svg.addEventListener('pointermove', (e) => {
+    if (!pointerFrom || pointerFrom.svg !== svg || !opts.onDrag) return;
+    const dx = e.clientX - pointerFrom.x, dy = e.clientY - pointerFrom.y;
+    if (!pointerFrom.ghost) {
+      if (Math.hypot(dx, dy) <= 6) return;
+      const source = svg.querySelector(`g[data-sq="${pointerFrom.sq}"]`);
+      const pieces = source ? [...source.querySelectorAll('.piece, .layer')] : [];
+      if (!pieces.length) return;
+      svg.classList.add('dragging');
+      const ghost = el('g', { class: 'ghost' }, svg);
+      for (const p of pieces) ghost.appendChild(p.cloneNode(true));
+      for (const sq of (opts.dragTargets ? opts.dragTargets(pointerFrom.sq) : [])) {
+        if (centre[sq]) el('circle', { cx: centre[sq][0], cy: centre[sq][1], r: Math.max(3, size * 0.14), class: 'dest drag-dest', 'data-drag-dest': sq }, svg);
+      }
+      pointerFrom.ghost = ghost;
+    }
+    pointerFrom.ghost.setAttribute('transform', `translate(${dx} ${dy})`);
+  });
   for (let c = 0; c < cols; c++) {
     el('text', { x: margin + c * size + size / 2, y: rows * size + 13, 'font-size': 11, 'text-anchor': 'middle' }, svg)
-      .textContent = String.fromCharCode(97 + c);
+      .textContent = String.fromCharCode(97 + (flip ? cols - 1 - c : c));
   }
   for (let r = 0; r < rows; r++) {
     el('text', { x: 8, y: r * size + size / 2 + 4, 'font-size': 11, 'text-anchor': 'middle' }, svg)
-      .textContent = String(rows - r);
+      .textContent = String(flip ? r + 1 : rows - r);
   }
   container.replaceChildren(svg);
 }
+let pointerFrom = null;
+document.addEventListener('pointerup', () => {
+  const from = pointerFrom;
+  setTimeout(() => {
+    if (from && from.ghost) {
+      from.ghost.remove();
+      for (const d of from.svg.querySelectorAll('.drag-dest')) d.remove();
+      from.svg.classList.remove('dragging');
+    }
+    if (pointerFrom === from) pointerFrom = null;
+  }, 0);
+});
 
 function drawPieces(g, game, cell, x, y, size) {
   if (!cell.stack) return;
@@ -86,30 +161,61 @@ function drawPieces(g, game, cell, x, y, size) {
     'stroke-width': 1.2, class: 'piece', 'data-piece': piece }, g);
 }
 
-// A Tak stack: the pieces below as thin layers, the top piece as flat, wall or capstone,
-// and the height when above one.
+// A Tak stack, PTN Ninja style: every stone below the top as a full-width band in its
+// colour with a contrasting edge (the top 8 of them; "+k" counts the ones not drawn), the
+// top piece as a flat, wall or capstone above them, and the height in the corner.
 function drawStack(g, cell, x, y, size) {
   const pieces = cell.stack.split('');
-  const layer = Math.max(2, size * 0.06);
-  const shown = pieces.slice(-8);
-  shown.slice(0, -1).forEach((p, i) => {
-    el('rect', { x: x + size * 0.12, y: y + size * 0.86 - (i + 1) * layer, width: size * 0.76, height: layer,
-      fill: COLOURS[p], stroke: '#333', 'stroke-width': 0.6 }, g);
+  const below = pieces.slice(0, -1);
+  const shown = below.slice(-8);
+  const hidden = below.length - shown.length;
+  // Bands as thick as fit under the top piece inside the square.
+  const topHeight = { C: 0.4, S: 0.46 }[cell.top] || 0.26;
+  const layer = Math.max(3, Math.min(size * 0.085, (size * (0.88 - topHeight)) / Math.max(1, shown.length)));
+  const bottom = y + size * 0.92;
+  shown.forEach((p, i) => {
+    el('rect', { x: x + size * 0.14, y: bottom - (i + 1) * layer, width: size * 0.72, height: layer - 1,
+      fill: COLOURS[p], stroke: EDGE[p], 'stroke-width': 1, class: 'layer', 'data-layer': p }, g);
   });
+  if (hidden > 0) {
+    const more = el('text', { x: x + 4, y: y + 12, 'font-size': 11, 'text-anchor': 'start', fill: '#7a2e0e',
+      'font-weight': 700, class: 'hidden-count' }, g);
+    more.textContent = `+${hidden}`;
+    el('title', {}, more).textContent = `${hidden} more stones below the ones drawn; hover to list them all`;
+  }
   const top = pieces[pieces.length - 1];
-  const base = y + size * 0.86 - shown.length * layer;
+  const base = bottom - shown.length * layer;
   const fill = COLOURS[top];
-  const attrs = { class: 'piece', 'data-piece': top + (cell.top || 'F'), fill, stroke: '#333', 'stroke-width': 1.2 };
+  const attrs = { class: 'piece', 'data-piece': top + (cell.top || 'F'), fill, stroke: top === '1' ? '#333' : '#ccc', 'stroke-width': 1.5 };
   if (cell.top === 'C') {
-    el('circle', { ...attrs, cx: x + size / 2, cy: base - size * 0.2, r: size * 0.22 }, g);
+    el('circle', { ...attrs, cx: x + size / 2, cy: base - size * 0.2, r: size * 0.2 }, g);
   } else if (cell.top === 'S') {
-    el('rect', { ...attrs, x: x + size * 0.42, y: base - size * 0.5, width: size * 0.16, height: size * 0.5 }, g);
+    el('rect', { ...attrs, x: x + size * 0.4, y: base - size * 0.46, width: size * 0.2, height: size * 0.46 }, g);
   } else {
-    el('rect', { ...attrs, x: x + size * 0.2, y: base - size * 0.3, width: size * 0.6, height: size * 0.3 }, g);
+    el('rect', { ...attrs, x: x + size * 0.2, y: base - size * 0.26, width: size * 0.6, height: size * 0.26, rx: 2 }, g);
   }
   if (pieces.length > 1) {
-    el('text', { x: x + size - 4, y: y + 11, 'font-size': 10, 'text-anchor': 'end' }, g).textContent = String(pieces.length);
+    el('text', { x: x + size - 4, y: y + 12, 'font-size': 11, 'text-anchor': 'end', 'font-weight': 700, class: 'height' }, g)
+      .textContent = String(pieces.length);
   }
+}
+
+// Every stone of a Tak stack, top first, in the side panel.
+function showStack(box, cell, sides) {
+  if (!cell || !cell.stack) { box.replaceChildren(); return; }
+  const pieces = cell.stack.split('');
+  const head = document.createElement('div');
+  head.textContent = `${cell.sq}: ${pieces.length} stone${pieces.length > 1 ? 's' : ''}, top first`;
+  const rows = pieces.map((p, i) => {
+    const d = document.createElement('div');
+    const isTop = i === pieces.length - 1;
+    const kind = isTop ? ({ S: 'wall', C: 'capstone' }[cell.top] || 'flat') : 'flat';
+    d.className = `stone p${p}`;
+    d.dataset.stone = p;
+    d.textContent = `${sides[Number(p) - 1]} ${kind}${isTop ? ' (top)' : ''}`;
+    return d;
+  }).reverse();
+  box.replaceChildren(head, ...rows);
 }
 
 function scoreText(s) {
@@ -119,6 +225,8 @@ function scoreText(s) {
   if (s.loss !== undefined) return `loss in ${s.loss}`;
   return JSON.stringify(s);
 }
+const PRETTY = { x: 'X', o: 'O', w: 'White', b: 'Black', white: 'White', black: 'Black' };
+const sideName = (n) => PRETTY[n] || n;
 const fmt = (v) => (v === undefined || v === null ? '' : String(v));
 
 // ---- play ----
@@ -126,6 +234,14 @@ let config = null;
 let session = null;     // the latest state
 let pollTimer = null;
 let selection = null;   // clobber/halma: a square; tak: a pick-up in progress
+let engineGames = {};   // engine name -> { games: [...] | null, source }
+let info = null;        // the server's board info of the shown position (legal moves taken apart...)
+let infoVersion = null; // the session version `info` belongs to
+let infoWanted = null;
+let infoSession = null; // the session `info` belongs to
+// Board info changes only with a move or the end, not with every line of engine output.
+const infoKey = (s) => `${s.id}/${s.moves.length}/${s.over ? 'over' : ''}`;
+const infoFresh = () => !!(session && info && infoVersion === infoKey(session));
 
 async function loadConfig() {
   config = await api('/api/config');
@@ -142,17 +258,51 @@ async function loadConfig() {
     o.textContent = label;
     games.appendChild(o);
   }
-  games.addEventListener('change', showParams);
+  games.addEventListener('change', () => { showParams(); offerEngines(); preview(); });
   showParams();
+  $('engine-note').textContent = 'Asking each engine which games it plays…';
+  try {
+    const answer = await api('/api/engines');
+    for (const e of answer.engines) engineGames[e.name] = e;
+  } catch (e) {
+    $('engine-note').textContent = `cannot ask the engines which games they play: ${e.message}`;
+  }
+  offerEngines();
+  preview();
+}
+
+// Offers as players only the engines that play the chosen game (by their own answer);
+// the others are listed, disabled, with the games they do play.
+function offerEngines() {
+  const { name } = JSON.parse($('game-name').value);
+  const plays = (e) => { const g = engineGames[e]; return !g || !g.games || g.games.includes(name); };
+  const refused = [];
   for (const id of ['p1', 'p2']) {
     const s = $(id);
-    for (const name of ['human', ...config.engines]) {
+    const keep = s.value;
+    s.replaceChildren();
+    for (const e of ['human', ...config.engines]) {
       const o = document.createElement('option');
-      o.value = name; o.textContent = name; s.appendChild(o);
+      o.value = e;
+      o.textContent = e;
+      if (e !== 'human' && !plays(e)) {
+        const g = engineGames[e];
+        o.disabled = true;
+        o.textContent = g.games.length ? `${e} (plays ${g.games.join(', ')} only)` : `${e} (${g.source})`;
+        if (id === 'p1') refused.push(e);
+      } else if (e !== 'human' && engineGames[e] && !engineGames[e].games) {
+        o.textContent = `${e} (did not say which games it plays)`;
+      }
+      s.appendChild(o);
     }
+    const usable = [...s.options].filter((o) => !o.disabled).map((o) => o.value);
+    if (keep && usable.includes(keep) && s.dataset.touched) s.value = keep;
+    else s.value = id === 'p1' ? 'human' : (usable.find((v) => v !== 'human') || 'human');
   }
-  $('p2').value = config.engines[0] || 'human';
+  $('engine-note').textContent = refused.length
+    ? `Not offered for ${name}: ${refused.map((e) => `${e} (${engineGames[e].source})`).join('; ')}.` : '';
 }
+for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { $(id).dataset.touched = '1'; });
 
 function showParams() {
   const { name, params } = JSON.parse($('game-name').value);
@@ -167,6 +317,7 @@ function showParams() {
     input.type = 'number'; input.min = p.min; input.max = p.max; input.style.width = '4em';
     input.value = params[p.key] !== undefined ? params[p.key] : p.default;
     input.dataset.key = p.key;
+    input.addEventListener('change', preview);
     label.appendChild(input);
     box.appendChild(label);
   }
@@ -177,6 +328,30 @@ function gameSpec() {
   const params = [...$('game-params').querySelectorAll('input')].map((i) => `${i.dataset.key}=${i.value}`);
   return [name, ...params].join(' ');
 }
+
+// The chosen game's start (or typed position) on the board before any game is started.
+async function preview() {
+  if (session && !session.over) return;
+  const spec = gameSpec();
+  const position = $('game-position').value;
+  try {
+    const data = await api(`/api/board?spec=${encodeURIComponent(spec)}&position=${encodeURIComponent(position)}`);
+    if (session && !session.over) return;
+    session = null;
+    info = data;
+    infoVersion = null;
+    selection = null;
+    drawPlay();
+    tickClocks();
+    $('status').textContent = 'Pick the players, then Start.';
+    $('players').textContent = '';
+    $('result').hidden = true;
+    $('moves').replaceChildren();
+  } catch (e) {
+    $('form-error').textContent = e.message;
+  }
+}
+$('game-position').addEventListener('change', preview);
 
 $('new-game').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -222,20 +397,14 @@ async function poll() {
   }
 }
 
+
 function renderSession() {
   const s = session;
   const v = s.view;
-  $('players').textContent = `${v.sides[0]}: ${s.players[0]}   vs   ${v.sides[1]}: ${s.players[1]}`;
-  $('status').textContent = s.over ? `Game over: ${s.over[0]} (${s.over[1]})` : s.status;
+  $('players').textContent = `${sideName(v.sides[0])}: ${s.players[0]}   vs   ${sideName(v.sides[1])}: ${s.players[1]}`;
+  $('status').textContent = s.over ? `Game over: ${resultWords()}` : s.status;
   $('stop').disabled = !!s.over;
-  $('tak-controls').hidden = v.game !== 'tak';
-  const marks = {};
-  const last = s.moves[s.moves.length - 1];
-  if (last) for (const sq of squaresOf(last.mv)) marks[sq] = 'last';
-  if (selection) marks[selection.from] = 'sel';
-  if (selection && selection.path) for (const sq of selection.path) marks[sq] = 'sel';
-  drawBoard($('play-board'), v, marks, clickSquare);
-  $('play-board').dataset.session = String(s.id);
+  $('rematch').disabled = !s.over;
   const list = $('moves');
   list.replaceChildren(...s.moves.map((m) => {
     const li = document.createElement('li');
@@ -254,11 +423,169 @@ function renderSession() {
     }
     $('pv').textContent = t.pv && t.pv.length ? `pv ${t.pv.join(' ')}` : '';
     $('thinking').dataset.state = s.thinking ? 'thinking' : 'done';
+    // Engines score from the side to move's view: say whose.
+    const seat = s.thinking ? s.thinking.seat : t.side;
+    const i = seat === 'p2' ? 1 : 0;
+    $('score-side').textContent = `Score from ${sideName(v.sides[i])}'s side (${s.players[i]}, the engine that searched); + is good for ${sideName(v.sides[i])}.`;
   } else {
     const cell = row.insertCell(); cell.colSpan = 5; cell.textContent = 'idle';
     $('pv').textContent = '';
+    $('score-side').textContent = '';
   }
+  tickClocks();
+  if (!infoFresh()) loadInfo();
+  drawPlay();
+}
+
+// The server's board info for the session's current version (legal moves taken apart,
+// the last move, Tak's counts, the result); the board is redrawn when it arrives.
+async function loadInfo() {
+  const id = session.id;
+  const key = infoKey(session);
+  if (infoWanted === key) return;
+  infoWanted = key;
+  try {
+    // The facts of the position the page shows (the game may be further on already).
+    const data = await api(`/api/play/${id}/board?ply=${session.moves.length}`);
+    if (!session || session.id !== id) return;
+    if (data.info.ply !== session.moves.length) return;
+    info = data.info;
+    infoVersion = key;
+    infoSession = id;
+    $('status').textContent = session.over ? `Game over: ${resultWords()}` : session.status;
+    drawPlay();
+  } catch (e) {
+    $('refusal').textContent = `cannot read the board: ${e.message}`;
+  } finally {
+    if (infoWanted === key) infoWanted = null;
+    if (session && session.id === id && !infoFresh()) loadInfo();
+  }
+}
+
+// The result in words: the rules' ending from the library, or why the game stopped.
+function resultWords() {
+  const s = session;
+  if (!s || !s.over) return '';
+  if (infoFresh() && info.result) return `${info.result.words} (${info.result.score})`;
+  const [score, why] = s.over;
+  const winner = score === '1-0' ? 0 : score === '0-1' ? 1 : -1;
+  if (winner < 0) return `${score === '*' ? 'Stopped' : 'Draw'}: ${why}`;
+  return `${sideName(s.view.sides[winner])} (${s.players[winner]}) wins: ${why} (${score})`;
+}
+
+function drawPlay() {
+  const current = session ? (infoFresh() ? info : null) : info;
+  const view = current ? current.view : session.view;
+  const marks = {};
+  const opts = { flip: flipped, onDrag: dragMove, onHover: hoverSquare, dragTargets };
+  if (current && current.last) {
+    if (current.last.from) marks[current.last.from] = 'lastfrom';
+    for (const sq of current.last.to) marks[sq] = 'last';
+    if (current.last.hops) opts.hops = [current.last.from, ...current.last.hops, ...current.last.to];
+  }
+  if (current && current.result) {
+    for (const sq of current.result.line) marks[sq] = 'win';
+    if (view.game !== 'halma') opts.line = current.result.line;
+  }
+  if (selection && current) {
+    marks[selection.from] = 'sel';
+    for (const sq of selection.path || []) marks[sq] = 'sel';
+    const { dots, badges } = destinations(current);
+    opts.dots = dots;
+    opts.badges = badges;
+  }
+  // As large as fits beside the panel without scrolling.
+  const room = Math.max(320, Math.min(view.game === 'tak' ? 600 : 560, window.innerHeight - $('play-board').getBoundingClientRect().top - 40));
+  drawBoard($('play-board'), view, marks, clickSquare, room, opts);
+  const board = $('play-board');
+  board.dataset.session = session ? String(session.id) : '';
+  board.dataset.ply = current ? String(current.ply) : '';
+  board.dataset.ready = infoFresh() ? 'yes' : 'no';
+  $('how-to-move').textContent = current ? current.how_to_move : '';
+  $('tak-controls').hidden = view.game !== 'tak';
+  renderTak(current, $('tak-panel'));
+  const res = $('result');
+  const over = session ? session.over : null;
+  res.hidden = !over;
+  if (over) res.textContent = resultWords();
+  if (current && current.tak) $('export-text').value = $('export-text').dataset.kind === 'ptn' ? current.tak.ptn : current.tak.tps;
   renderCarry();
+}
+
+// Reserves, capstones and flats of each side and the flat count with komi.
+function renderTak(current, panel) {
+  const tak = current && current.tak;
+  panel.hidden = !tak;
+  if (!tak) return;
+  const names = session ? session.players : ['', ''];
+  ['p1', 'p2'].forEach((seat, i) => {
+    const set = (what, value) => { const e = panel.querySelector(`[id$="-${what}-${seat}"]`); if (e) e.textContent = String(value); };
+    set('stones', tak.stones[i]);
+    set('caps', tak.caps[i]);
+    set('flats', tak.flats[i]);
+    set('name', `${sideName(current.view.sides[i])}${names[i] ? ` (${names[i]})` : ''}`);
+  });
+  const score = panel.querySelector('[id$="-score"]');
+  if (score) score.textContent = tak.flat_score;
+}
+
+function hoverSquare(sq) {
+  const current = info;
+  if (current && selection && current.view.game === 'halma') showHops(current, sq);
+  if (!current || current.view.game !== 'tak') return;
+  for (const row of current.view.cells) for (const c of row) if (c.sq === sq && c.stack) showStack($('stack-panel'), c, current.view.sides.map(sideName));
+}
+
+// Halma: the jumps to a marked square, drawn while the pointer is on it.
+function showHops(current, sq) {
+  const svg = $('play-board').querySelector('svg');
+  if (!svg || !svg.centre) return;
+  for (const old of svg.querySelectorAll('.hops-hover')) old.remove();
+  const move = current.moves.find((m) => m.from === selection.from && m.to[0] === sq);
+  if (!move || !move.hops) return;
+  const points = [move.from, ...move.hops, sq].map((s) => svg.centre[s].join(',')).join(' ');
+  el('polyline', { points, class: 'hops hops-hover', 'data-hops': [move.from, ...move.hops, sq].join(' ') }, svg);
+}
+
+// The squares where the picked piece may go (and, carrying a Tak stack, the stones that
+// would still be in hand after a drop there), from the server's legal moves.
+function destinations(current) {
+  const dots = new Set();
+  const badges = {};
+  const sel = selection;
+  if (current.view.game !== 'tak') {
+    for (const m of current.moves) if (m.from === sel.from) dots.add(m.to[0]);
+    return { dots, badges };
+  }
+  const dropped = sel.drops.reduce((a, b) => a + b, 0);
+  for (const option of takNext(current)) {
+    dots.add(option.sq);
+    badges[option.sq] = sel.carry - dropped - 1;
+  }
+  return { dots, badges };
+}
+
+// Tak: the legal spreads that agree with the pick-up so far.
+function takSpreads(current) {
+  const sel = selection;
+  const k = sel.drops.length;
+  return current.moves.filter((m) => m.from === sel.from && m.drops && m.drops.reduce((a, b) => a + b, 0) === sel.carry
+    && sel.path.every((sq, i) => m.to[i] === sq)
+    && sel.drops.every((d, i) => (i < k - 1 ? m.drops[i] === d : m.drops[i] >= d)));
+}
+
+// Tak: where the next stone may drop: the current square again, or the next one.
+function takNext(current) {
+  const sel = selection;
+  const k = sel.drops.length;
+  const out = new Map();
+  for (const m of takSpreads(current)) {
+    if (k > 0 && m.drops[k - 1] > sel.drops[k - 1]) out.set(m.to[k - 1], { sq: m.to[k - 1], again: true });
+    if (m.drops[k - 1] === sel.drops[k - 1] || k === 0) {
+      if (m.to.length > k) out.set(m.to[k], { sq: m.to[k], again: false });
+    }
+  }
+  return [...out.values()];
 }
 
 // The squares a move touches, for highlighting (any game: every square name in the text).
@@ -287,30 +614,72 @@ async function submitMove(text) {
   renderSession();
 }
 
+
 function cellOf(sq) {
   for (const row of session.view.cells) for (const c of row) if (c.sq === sq) return c;
   return null;
 }
 
-function clickSquare(sq) {
-  if (!session) return;
-  if (session.over) { refuse('The game is over.'); return; }
-  if (!humanToMove()) { refuse('Wait: it is the engine\'s turn.'); return; }
+function playable() {
+  if (!session) { refuse('Start a game first.'); return false; }
+  if (session.over) { refuse('The game is over.'); return false; }
+  if (!humanToMove()) { refuse('Wait: it is the engine\'s turn.'); return false; }
   refuse('');
+  return true;
+}
+
+const currentInfo = () => (infoFresh() ? info : null);
+
+function clickSquare(sq) {
+  if (!playable()) return;
   const game = session.view.game;
   if (game === 'mnk') { submitMove(sq); return; }
   if (game === 'clobber' || game === 'halma') {
-    if (!selection) { selection = { from: sq }; renderSession(); return; }
-    if (selection.from === sq) { selection = null; renderSession(); return; }
-    submitMove(`${selection.from}-${sq}`);
+    const current = currentInfo();
+    const movesFrom = (from) => (current ? current.moves.filter((m) => m.from === from) : []);
+    if (!selection) { selection = { from: sq }; drawPlay(); return; }
+    if (selection.from === sq) { selection = null; drawPlay(); return; }
+    const legal = movesFrom(selection.from).find((m) => m.to[0] === sq);
+    // Another of one's own pieces with moves: pick that one instead.
+    if (!legal && movesFrom(sq).length && !movesFrom(selection.from).length) { selection = { from: sq }; drawPlay(); return; }
+    // Anything else goes to the server, which plays it or says why not.
+    submitMove(legal ? legal.mv : `${selection.from}-${sq}`);
     return;
   }
   takClick(sq);
 }
 
+// Where a dragged piece may go: the library's destinations from that square (a Tak stack
+// dragged moves whole, so one square away).
+function dragTargets(from) {
+  const current = currentInfo();
+  if (!current || !humanToMove()) return [];
+  return [...new Set(current.moves.filter((m) => m.from === from && (current.view.game !== 'tak' || m.to.length === 1)).map((m) => m.to[0]))];
+}
+
+// Drag and drop: a piece (Clobber, Halma) or a whole Tak stack onto a square.
+function dragMove(from, to) {
+  if (!playable()) return;
+  const game = session.view.game;
+  if (game === 'mnk') { submitMove(to); return; }
+  const current = currentInfo();
+  if (game === 'clobber' || game === 'halma') {
+    const legal = current && current.moves.find((m) => m.from === from && m.to[0] === to);
+    selection = null;
+    submitMove(legal ? legal.mv : `${from}-${to}`);
+    return;
+  }
+  const cell = cellOf(from);
+  if (!cell || !cell.stack) { takClick(to); return; }
+  const carry = Math.min(cell.stack.length, session.view.cells.length);
+  const legal = current && current.moves.find((m) => m.from === from && m.to.length === 1 && m.to[0] === to && m.drops[0] === carry);
+  selection = null;
+  submitMove(legal ? legal.mv : `${carry}${from}${direction(from, to) || '?'}`);
+}
+
 // Tak by clicks: an empty square takes the chosen piece; a stack is picked up (the carry
-// limit's worth, change it with +/-), then each click on the next square of a straight
-// line drops one piece (click the same square again to drop more there).
+// limit's worth; click it again to carry one fewer, or use -/+), then each click on a
+// marked square drops one stone there (the mark's number: stones still in hand after).
 function takClick(sq) {
   const cell = cellOf(sq);
   const size = session.view.cells.length;
@@ -321,12 +690,17 @@ function takClick(sq) {
       return;
     }
     selection = { from: sq, carry: Math.min(cell.stack.length, size), drops: [], path: [], dir: null };
-    renderSession();
+    drawPlay();
     return;
   }
   const sel = selection;
   const cur = sel.path.length ? sel.path[sel.path.length - 1] : sel.from;
-  if (sq === sel.from && sel.drops.length === 0) { selection = null; renderSession(); return; }
+  if (sq === sel.from && sel.drops.length === 0) {
+    sel.carry -= 1;
+    if (sel.carry < 1) selection = null;
+    drawPlay();
+    return;
+  }
   if (sq === cur && sel.drops.length > 0) {
     sel.drops[sel.drops.length - 1] += 1;
   } else {
@@ -341,11 +715,14 @@ function takClick(sq) {
   }
   const dropped = sel.drops.reduce((a, b) => a + b, 0);
   if (dropped >= sel.carry) {
+    const current = currentInfo();
+    const legal = current && current.moves.find((m) => m.from === sel.from && m.to.join() === sel.path.join()
+      && m.drops.join() === sel.drops.join());
     const drops = sel.drops.length > 1 ? sel.drops.join('') : '';
-    submitMove(`${sel.carry}${sel.from}${sel.dir}${drops}`);
+    submitMove(legal ? legal.mv : `${sel.carry}${sel.from}${sel.dir}${drops}`);
     return;
   }
-  renderSession();
+  drawPlay();
 }
 
 function direction(from, to) {
@@ -361,9 +738,17 @@ function direction(from, to) {
 function renderCarry() {
   const box = $('tak-carry');
   box.replaceChildren();
-  if (!selection || session.view.game !== 'tak') return;
+  if (!session || !selection || session.view.game !== 'tak') {
+    if (session && !session.over && humanToMove() && session.view.game === 'tak') {
+      box.textContent = 'Your move: click an empty square to place, or one of your stacks to pick it up.';
+    }
+    return;
+  }
   const sel = selection;
-  box.append(`Carrying ${sel.carry} from ${sel.from}` + (sel.drops.length ? `, dropped ${sel.drops.join(',')} ` : ' '));
+  const dropped = sel.drops.reduce((a, b) => a + b, 0);
+  const next = currentInfo() ? takNext(currentInfo()).map((o) => o.sq) : [];
+  box.append(`Carrying ${sel.carry - dropped} of ${sel.carry} from ${sel.from}` + (sel.drops.length ? ` (dropped ${sel.drops.join(',')} on ${sel.path.join(',')})` : '')
+    + `. Next: click ${next.length ? next.join(' or ') : 'nothing: no legal spread carries this many'} to drop one stone. `);
   if (!sel.drops.length) {
     const height = cellOf(sel.from).stack.length;
     for (const [label, delta] of [['−', -1], ['+', 1]]) {
@@ -371,14 +756,14 @@ function renderCarry() {
       b.textContent = label; b.type = 'button';
       b.addEventListener('click', () => {
         sel.carry = Math.max(1, Math.min(sel.carry + delta, height, session.view.cells.length));
-        renderSession();
+        drawPlay();
       });
       box.append(b);
     }
   }
   const cancel = document.createElement('button');
   cancel.type = 'button'; cancel.textContent = 'cancel';
-  cancel.addEventListener('click', () => { selection = null; renderSession(); });
+  cancel.addEventListener('click', () => { selection = null; drawPlay(); });
   box.append(cancel);
 }
 
@@ -390,8 +775,79 @@ $('move-form').addEventListener('submit', (event) => {
   $('move-text').value = '';
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && selection) { selection = null; renderSession(); }
+  if (e.key === 'Escape' && selection) { selection = null; drawPlay(); }
+  const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName);
+  if ((activeTab === 'play' || activeTab === 'replay') && !typing && e.key === 'f') flipBoard();
+  if (activeTab === 'replay' && !typing) replayKey(e);
 });
+
+function flipBoard() {
+  flipped = !flipped;
+  if (session || info) drawPlay();
+  if (replayGame) drawReplay();
+}
+$('flip').addEventListener('click', flipBoard);
+
+$('rematch').addEventListener('click', () => {
+  if (!session) return;
+  const [p1, p2] = session.players;
+  $('p1').value = p2; $('p2').value = p1;
+  $('p1').dataset.touched = '1'; $('p2').dataset.touched = '1';
+  $('new-game').requestSubmit();
+});
+
+// Copies TPS or PTN, shown in the box below in case the clipboard is not allowed.
+async function copyText(kind) {
+  const tak = currentInfo() ? currentInfo().tak : info && info.tak;
+  if (!tak) return;
+  const text = kind === 'tps' ? tak.tps : tak.ptn;
+  $('export-text').value = text;
+  $('export-text').dataset.kind = kind;
+  try {
+    await navigator.clipboard.writeText(text);
+    $('copied').textContent = `${kind.toUpperCase()} copied`;
+  } catch (e) {
+    $('export-text').select();
+    $('copied').textContent = document.execCommand('copy') ? `${kind.toUpperCase()} copied` : `select and copy the ${kind.toUpperCase()} below`;
+  }
+}
+$('copy-tps').addEventListener('click', () => copyText('tps'));
+$('copy-ptn').addEventListener('click', () => copyText('ptn'));
+
+// Clocks: each side's time used in this game and, for the side to move, this move's time
+// (against the engine's move time); they tick while a side thinks.
+let turnStart = { key: null, at: 0 };
+let humanUsed = { p1: 0, p2: 0 };
+function clockText(ms) {
+  const s = Math.max(0, ms) / 1000;
+  const m = Math.floor(s / 60);
+  return `${m}:${(s - 60 * m).toFixed(1).padStart(4, '0')}`;
+}
+function tickClocks() {
+  const s = session;
+  if (!s) { $('clock-p1').textContent = ''; $('clock-p2').textContent = ''; return; }
+  const key = `${s.id}/${s.moves.length}`;
+  if (turnStart.key !== key) {
+    // A person's time is measured here (the server times engines only).
+    if (turnStart.seat && turnStart.id === s.id) humanUsed[turnStart.seat] += performance.now() - turnStart.at;
+    if (turnStart.id !== s.id) humanUsed = { p1: 0, p2: 0 };
+    const seat = s.view.to_move_seat;
+    turnStart = { key, at: performance.now(), id: s.id, seat: s.human[seat === 'p1' ? 0 : 1] ? seat : null };
+  }
+  const movetime = Number($('movetime').value);
+  ['p1', 'p2'].forEach((seat, i) => {
+    const used = s.human[i] ? humanUsed[seat] : s.moves.filter((m) => m.side === seat).reduce((a, m) => a + (m.time_ms || 0), 0);
+    const toMove = !s.over && s.view.to_move_seat === seat;
+    const now = toMove ? performance.now() - turnStart.at : 0;
+    const box = $(`clock-${seat}`);
+    box.classList.toggle('running', toMove);
+    let text = `${sideName(s.view.sides[i])} ${s.players[i]}: ${clockText(used + now)} used`;
+    if (toMove && !s.human[i]) text += `, this move ${clockText(now)} of ${clockText(movetime)}`;
+    else if (toMove) text += `, this move ${clockText(now)}`;
+    box.textContent = text;
+  });
+}
+setInterval(() => { if (session && !session.over) tickClocks(); }, 100);
 
 // ---- live ----
 async function refreshLive() {
@@ -437,8 +893,12 @@ function standingsTable(rows) {
   return table;
 }
 
+
 // ---- replay ----
-let replayGame = null; // { path, index, record, ply }
+let replayGame = null; // { path, index, record, ply, info }
+let journalGames = [];  // the journal's games, by number
+let journalPage = 0;
+const PAGE = 12;
 
 async function loadJournals() {
   const data = await api('/api/journals');
@@ -453,50 +913,144 @@ async function loadJournals() {
   if (select.value) loadJournal();
   else $('journal-games').textContent = 'No journal: start the server with --watch OUT or --journal FILE.';
 }
-$('journal').addEventListener('change', loadJournal);
+$('journal').addEventListener('change', () => { journalPage = 0; loadJournal(); });
 
 async function loadJournal() {
   const path = $('journal').value;
   $('report-link').href = `/report?path=${encodeURIComponent(path)}`;
   const data = await api(`/api/journal?path=${encodeURIComponent(path)}`);
   $('journal-standings').replaceChildren(standingsTable(data.standings));
+  // By game number, not in the order they finished.
+  journalGames = [...data.games].sort((a, b) => a.game - b.game || a.index - b.index);
+  const engines = [...new Set(journalGames.flatMap((g) => [g.p1, g.p2]))].sort();
+  const filter = $('filter-engine');
+  const keep = filter.value;
+  filter.replaceChildren(new Option('any', ''), ...engines.map((e) => new Option(e, e)));
+  if (engines.includes(keep)) filter.value = keep;
+  listGames();
+}
+
+function filteredGames() {
+  const engine = $('filter-engine').value;
+  const result = $('filter-result').value;
+  return journalGames.filter((g) => (!engine || g.p1 === engine || g.p2 === engine) && (!result || g.result === result));
+}
+
+function listGames() {
+  const games = filteredGames();
+  const pages = Math.max(1, Math.ceil(games.length / PAGE));
+  journalPage = Math.max(0, Math.min(journalPage, pages - 1));
   const table = $('journal-games');
   table.replaceChildren();
   table.insertRow().innerHTML = '<th>#</th><th>first</th><th>second</th><th>result</th><th>plies</th><th>how it ended</th>';
-  for (const g of data.games) {
+  for (const g of games.slice(journalPage * PAGE, (journalPage + 1) * PAGE)) {
     const tr = table.insertRow();
-    tr.className = 'clickable';
+    tr.className = 'clickable' + (replayGame && replayGame.index === g.index ? ' current' : '');
     tr.dataset.index = g.index;
+    tr.dataset.game = g.game + 1;
     for (const v of [g.game + 1, g.p1, g.p2, g.result, g.plies, g.reason]) tr.insertCell().textContent = v;
-    tr.addEventListener('click', () => openReplay(path, g.index, 0));
+    tr.addEventListener('click', () => openReplay($('journal').value, g.index, 0));
   }
+  $('page-label').textContent = `page ${journalPage + 1} of ${pages} (${games.length} of ${journalGames.length} games)`;
+  $('page-prev').disabled = journalPage === 0;
+  $('page-next').disabled = journalPage >= pages - 1;
 }
+$('filter-engine').addEventListener('change', () => { journalPage = 0; listGames(); });
+$('filter-result').addEventListener('change', () => { journalPage = 0; listGames(); });
+$('page-prev').addEventListener('click', () => { journalPage -= 1; listGames(); });
+$('page-next').addEventListener('click', () => { journalPage += 1; listGames(); });
 
 async function openReplay(path, index, ply) {
-  const data = await api(`/api/replay?path=${encodeURIComponent(path)}&game=${index}&ply=${ply}`);
-  replayGame = { path, index, record: data.record, ply: data.ply };
-  const r = data.record;
-  $('replay-title').textContent = `${r.p1.name} vs ${r.p2.name}, ${r.spec}: ${r.result} (${r.reason})`;
+  let record = replayGame && replayGame.path === path && replayGame.index === index ? replayGame.record : null;
+  if (!record) {
+    const data = await api(`/api/replay?path=${encodeURIComponent(path)}&game=${index}&ply=0`);
+    record = data.record;
+  }
+  const boardInfo = await api(`/api/replay/board?path=${encodeURIComponent(path)}&game=${index}&ply=${ply}`);
+  replayGame = { path, index, record, ply: boardInfo.ply, info: boardInfo };
+  const r = record;
+  $('replay-title').textContent = `Game ${r.game + 1}: ${r.p1.name} vs ${r.p2.name}, ${r.spec}: ${r.result} (${r.reason})`;
   $('ply').max = r.moves.length;
-  $('ply').value = data.ply;
-  $('ply-label').textContent = `ply ${data.ply} of ${r.moves.length}`;
-  const last = r.moves[data.ply - 1];
-  drawBoard($('replay-board'), data.view, last ? Object.fromEntries(squaresOf(last.mv).map((s) => [s, 'last'])) : {}, null);
+  $('ply').value = boardInfo.ply;
+  $('ply-label').textContent = `ply ${boardInfo.ply} of ${r.moves.length}`;
+  drawReplay();
   const table = $('replay-moves');
   table.replaceChildren();
   table.insertRow().innerHTML = '<th>ply</th><th>side</th><th>move</th><th>depth</th><th>score</th><th>nodes</th><th>ms</th><th>nps</th>';
   r.moves.forEach((m, i) => {
     const tr = table.insertRow();
-    tr.className = 'clickable' + (i + 1 === data.ply ? ' current' : '');
+    tr.className = 'clickable' + (i + 1 === boardInfo.ply ? ' current' : '');
     for (const v of [m.ply, m.side, m.mv + (m.book ? ' (book)' : ''), m.depth, scoreText(m.score), m.nodes, m.time_ms, m.nps]) tr.insertCell().textContent = fmt(v);
     tr.addEventListener('click', () => openReplay(path, index, i + 1));
   });
+  const current = table.querySelector('tr.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+  for (const tr of $('journal-games').querySelectorAll('tr.clickable')) tr.classList.toggle('current', Number(tr.dataset.index) === index);
 }
+
+function drawReplay() {
+  const g = replayGame;
+  const current = g.info;
+  const marks = {};
+  const opts = { flip: flipped };
+  if (current.last) {
+    if (current.last.from) marks[current.last.from] = 'lastfrom';
+    for (const sq of current.last.to) marks[sq] = 'last';
+    if (current.last.hops) opts.hops = [current.last.from, ...current.last.hops, ...current.last.to];
+  }
+  if (current.result) {
+    for (const sq of current.result.line) marks[sq] = 'win';
+    if (current.view.game !== 'halma') opts.line = current.result.line;
+  }
+  drawBoard($('replay-board'), current.view, marks, null, 480, opts);
+  const res = $('replay-result');
+  res.hidden = !current.result;
+  if (current.result) res.textContent = `${current.result.words} (${current.result.score})`;
+  const tak = $('replay-tak');
+  tak.hidden = !current.tak;
+  if (current.tak) {
+    const t = current.tak;
+    tak.textContent = `${sideName(current.view.sides[0])}: ${t.stones[0]} stones, ${t.caps[0]} capstones, ${t.flats[0]} flats · `
+      + `${sideName(current.view.sides[1])}: ${t.stones[1]} stones, ${t.caps[1]} capstones, ${t.flats[1]} flats · ${t.flat_score}`;
+  }
+  // The clock each side had left after its last move so far (timed games record it).
+  const clocks = ['p1', 'p2'].map((seat, i) => {
+    const mine = g.record.moves.slice(0, g.ply).filter((m) => m.side === seat);
+    const last = mine[mine.length - 1];
+    const name = i === 0 ? g.record.p1.name : g.record.p2.name;
+    const used = mine.reduce((a, m) => a + (m.time_ms || 0), 0);
+    const div = document.createElement('div');
+    div.className = 'clock';
+    div.dataset.seat = seat;
+    div.textContent = last && last.clock_ms !== undefined && last.clock_ms !== null
+      ? `${sideName(current.view.sides[i])} ${name}: ${clockText(last.clock_ms)} left` : `${sideName(current.view.sides[i])} ${name}: ${clockText(used)} used`;
+    return div;
+  });
+  $('replay-clocks').replaceChildren(...clocks);
+}
+
 const step = (to) => { if (replayGame) openReplay(replayGame.path, replayGame.index, Math.max(0, Math.min(to(replayGame), replayGame.record.moves.length))); };
 $('first').addEventListener('click', () => step(() => 0));
 $('prev').addEventListener('click', () => step((g) => g.ply - 1));
 $('next').addEventListener('click', () => step((g) => g.ply + 1));
 $('last').addEventListener('click', () => step((g) => g.record.moves.length));
 $('ply').addEventListener('input', () => step(() => Number($('ply').value)));
+
+// Arrows step a move, Home and End jump, up and down open the neighbouring game.
+function replayKey(e) {
+  if (!replayGame) return;
+  const moves = { ArrowLeft: (g) => g.ply - 1, ArrowRight: (g) => g.ply + 1, Home: () => 0, End: (g) => g.record.moves.length };
+  if (moves[e.key]) { e.preventDefault(); step(moves[e.key]); return; }
+  if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    e.preventDefault();
+    const games = filteredGames();
+    const at = games.findIndex((g) => g.index === replayGame.index);
+    const next = games[at + (e.key === 'ArrowDown' ? 1 : -1)];
+    if (next) {
+      journalPage = Math.floor(games.indexOf(next) / PAGE);
+      openReplay(replayGame.path, next.index, 0).then(listGames);
+    }
+  }
+}
 
 loadConfig().catch((e) => { $('form-error').textContent = `cannot load the configuration: ${e.message}`; });

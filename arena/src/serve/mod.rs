@@ -7,6 +7,7 @@
 //! unless `--allow-remote` is given, and never starts a program the page names: the page
 //! picks engines by name from the configured list.
 
+pub mod board;
 pub mod session;
 pub mod view;
 
@@ -96,6 +97,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/replay", get(api_replay))
         .route("/api/live", get(api_live))
         .route("/report", get(api_report))
+        .merge(board::routes())
         .layer(middleware::from_fn_with_state(Arc::clone(&state), guard))
         .with_state(state)
 }

@@ -187,6 +187,11 @@ impl Session {
         }
     }
 
+    /// The start position the game was started from (`None`: the game's start).
+    pub fn start_position(&self) -> Option<String> {
+        self.start.clone()
+    }
+
     /// How long since the page last asked for the state.
     pub fn idle(&self) -> Duration {
         self.lock().last_seen.elapsed()
