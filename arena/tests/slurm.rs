@@ -86,6 +86,18 @@ fn ensure_cluster(log: &Log) {
     log.say(&format!("Slurm cluster started: {}", node_state().unwrap()));
 }
 
+/// Cancels the jobs a test submitted when it ends, so a failed run leaves nothing in the
+/// queue playing into a deleted folder.
+struct Submitted(Vec<String>);
+
+impl Drop for Submitted {
+    fn drop(&mut self) {
+        for job in &self.0 {
+            let _ = Command::new("scancel").arg(job).output();
+        }
+    }
+}
+
 /// Submits the job array `--array=ARRAY` from `dir` (with `SHARDS` in its environment, or
 /// leaving the script to take the array's task count); its job id.
 fn submit(dir: &Path, out: &str, array: &str, shards_env: bool) -> String {
@@ -231,8 +243,9 @@ fn assert_all_completed(job: &str, dir: &Path) {
 fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
     let log = Log(Instant::now());
     ensure_cluster(&log);
-    let dir = tempfile::tempdir().unwrap();
-    let dir = dir.path();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let mut submitted = Submitted(Vec::new());
     let engines: Vec<Value> = (1..=3)
         .map(|d| serde_json::json!({"name": format!("d{d}"), "cmd": agon(), "depth": d}))
         .collect();
@@ -266,6 +279,7 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
 
     // The job array.
     let job = submit(dir, "sharded", &format!("1-{SHARDS}"), false);
+    submitted.0.push(job.clone());
     log.say(&format!(
         "job array {job} submitted: sbatch --array=1-{SHARDS} scripts/slurm-tournament.sh t.json sharded --rounds {ROUNDS}"
     ));
@@ -301,6 +315,7 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
 
     // A shard cancelled mid-run, requeued, resuming from its own journal.
     let job = submit(dir, "requeued", &format!("1-{SHARDS}"), true);
+    submitted.0.push(job.clone());
     log.say(&format!("job array {job} submitted"));
     let shard2 = &journals(dir, "requeued")[1];
     let task = format!("{job}_2");
@@ -431,7 +446,23 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
         "no game of shard 2 played twice"
     );
     assert_eq!(games.len() as u64, GAMES / SHARDS);
-    log.say(&format!("job array {job} finished"));
+    // The game the cancel cut short was not journaled as a loss of an engine that
+    // scancel's SIGTERM reached first: every game ended normally.
+    for path in journals(dir, "requeued") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().skip(1) {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                record["termination"]["kind"],
+                "normal",
+                "{}: {line}",
+                path.display()
+            );
+        }
+    }
+    log.say(&format!(
+        "job array {job} finished: every game of shard 2 once, every game ended normally"
+    ));
     merge(dir, "requeued", "merged-requeued.json");
     assert_eq!(standings(&dir.join("merged-requeued.json")), expected);
     log.say("merged standings after cancel and requeue equal the single run's");
