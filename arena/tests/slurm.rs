@@ -4,7 +4,8 @@
 //! into standings equal to one local run's with the same seed; then a shard's job
 //! cancelled mid-run with `scancel`, requeued with `scontrol requeue`, resuming from its
 //! own journal, the same shard started a second time meanwhile and refused by the
-//! output lock, and the merged standings still equal.
+//! output lock; then the node failing (set DOWN) mid-shard and Slurm requeueing the
+//! tasks by itself (`#SBATCH --requeue`); the merged standings still equal.
 //!
 //! The cluster has no accounting database (no `sacct`): jobs are waited for with
 //! `squeue` and their ends read with `scontrol show job`.
@@ -195,6 +196,19 @@ fn in_queue(job: &str) -> bool {
         .is_empty()
 }
 
+/// Waits before letting a requeued task start at once. slurmd revokes a killed job's
+/// credential with a time stamp in whole seconds and refuses a launch of the same job id
+/// in that second ("Job credential revoked": the task then FAILS instead of running),
+/// which is what the requeue's BeginTime delay avoids.
+fn settle() {
+    std::thread::sleep(Duration::from_secs(2));
+}
+
+/// Whether no process holds the lock file `lock` (the arena that held it has ended).
+fn lock_free(lock: &Path) -> bool {
+    std::fs::File::open(lock).is_ok_and(|f| f.try_lock().is_ok())
+}
+
 fn journal_games(path: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
@@ -334,6 +348,14 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
         "the cancelled task to end",
         || tasks(&job).iter().any(|t| t.0 == 2 && t.1 == "CANCELLED"),
     );
+    let lock = dir.join("requeued/.arena-shard-2-of-3.lock");
+    wait(
+        dir,
+        &job,
+        Duration::from_secs(60),
+        "the cancelled arena to end",
+        || lock_free(&lock),
+    );
     let kept = journal_games(shard2).len() as u64;
     assert!(
         (3..GAMES / SHARDS).contains(&kept),
@@ -351,7 +373,8 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
     ));
     slurm(&["scontrol", "requeue", &task]);
     // A requeued job waits ~2 minutes (its BeginTime) before it may start again; let it
-    // start now.
+    // start now (but not within the second its last run ended: see settle()).
+    settle();
     slurm(&[
         "scontrol",
         "update",
@@ -390,7 +413,6 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
     ));
 
     // The same shard a second time while the requeued task plays it: refused.
-    let lock = dir.join("requeued/.arena-shard-2-of-3.lock");
     let holder: Value =
         serde_json::from_str(std::fs::read_to_string(&lock).unwrap().trim()).unwrap();
     let mut twice = Command::new(arena());
@@ -428,14 +450,82 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
         stderr.trim()
     ));
 
+    // The node fails while task 2 (and whichever others run) plays: Slurm kills the
+    // running tasks and, as the script asks (--requeue), requeues them by itself.
+    wait(
+        dir,
+        &job,
+        Duration::from_secs(60),
+        "the requeued task to play 3 more games",
+        || journal_games(shard2).len() as u64 >= kept + 3,
+    );
+    let before = journal_games(shard2).len();
+    let node = slurm(&["sinfo", "-h", "-N", "-o", "%N"]).trim().to_string();
+    slurm(&[
+        "scontrol",
+        "update",
+        &format!("nodename={node}"),
+        "state=down",
+        "reason=agon-slurm-test",
+    ]);
+    wait(
+        dir,
+        &job,
+        Duration::from_secs(60),
+        "the node failure to requeue task 2",
+        || tasks(&job).iter().any(|t| t.0 == 2 && t.3 == 2) && lock_free(&lock),
+    );
+    let cut = journal_games(shard2).len();
+    assert!(
+        cut < (GAMES / SHARDS) as usize,
+        "the node failed in the middle of shard 2: {cut} games"
+    );
+    log.say(&format!(
+        "node {node} set DOWN (scontrol update state=down) while task {task} ran ({before} games, {cut} when it ended, of {}): Slurm requeued it by itself",
+        GAMES / SHARDS
+    ));
+    // The node comes back (ReturnToService=2 once slurmd answers; resumed if not), and
+    // the requeued tasks are let start at once rather than after their BeginTime.
+    wait(
+        dir,
+        &job,
+        Duration::from_secs(60),
+        "the node to return",
+        || {
+            if node_state().as_deref() == Some("down") {
+                let _ = Command::new("scontrol")
+                    .args(["update", &format!("nodename={node}"), "state=resume"])
+                    .output();
+            }
+            node_state().is_some_and(|s| ["idle", "mixed", "allocated"].contains(&&*s))
+        },
+    );
+    settle();
+    for k in 1..=SHARDS {
+        // A task that had already finished is not pending: scontrol refuses, harmlessly.
+        let _ = Command::new("scontrol")
+            .args(["update", &format!("jobid={job}_{k}"), "StartTime=now"])
+            .output();
+    }
+
     wait(dir, &job, Duration::from_secs(120), "the job array", || {
         !in_queue(&job)
     });
     assert_all_completed(&job, dir);
+    let restarts: Vec<u64> = tasks(&job).iter().map(|t| t.3).collect();
     assert_eq!(
-        tasks(&job).iter().map(|t| t.3).collect::<Vec<_>>(),
-        [0, 1, 0],
-        "task 2 ran twice"
+        restarts[1], 2,
+        "task 2 ran three times (scancel + requeue, node failure): {restarts:?}"
+    );
+    let task_text = std::fs::read_to_string(&task_log).unwrap();
+    assert!(
+        task_text.contains("DUE TO NODE FAILURE")
+            && task_text.contains(&format!("job {task}, restart 2, on ")),
+        "{task_text}"
+    );
+    assert!(
+        task_text.contains(&format!("Resuming: {cut} games already in")),
+        "the third run resumed from the journal as the node failure left it: {task_text}"
     );
     let mut games = journal_games(shard2);
     games.sort_unstable();
@@ -465,7 +555,7 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
     ));
     merge(dir, "requeued", "merged-requeued.json");
     assert_eq!(standings(&dir.join("merged-requeued.json")), expected);
-    log.say("merged standings after cancel and requeue equal the single run's");
+    log.say("merged standings after cancel, requeue and node failure equal the single run's");
     log.say(&format!(
         "slurm test wall time {:.1} s",
         log.0.elapsed().as_secs_f64()
