@@ -5,7 +5,9 @@
 # - pgn-extract: an independent reader of the arena's PGN files;
 # - Debian's chromium and the npm package playwright-core, which drives it for the
 #   browser test (arena/tests/browser.rs; it never downloads a browser of its own: we
-#   never run `npx playwright install`).
+#   never run `npx playwright install`);
+# - a single-node Slurm cluster (Debian's slurm-wlm and munge, started and left running)
+#   for arena/tests/slurm.rs: scripts/slurm-cluster.sh start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
@@ -26,5 +28,6 @@ if [ ! -d arena/web-tests/node_modules/playwright-core ]; then
     (cd arena/web-tests && npm ci --no-audit --no-fund --loglevel=error)
 fi
 scripts/install-pgn-tools.sh
+$SUDO scripts/slurm-cluster.sh start
 /usr/bin/chromium --version
 bwrap --version

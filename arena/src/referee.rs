@@ -463,6 +463,23 @@ impl GameState {
 /// slowed down by the kernel's reclaim well before it is stopped: about 1 s for 512 MiB).
 const LIMIT_SETTLE_POLLS: u32 = 300;
 
+/// How long an engine killed by SIGTERM, SIGINT or SIGHUP waits for the arena's own
+/// cancel before it counts as a crash (see [`stopped_from_outside`]).
+const OUTSIDE_STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// Whether the engine in `slot` was ended by a signal that stops a whole run from outside:
+/// a scheduler's cancel or preemption (Slurm's `scancel` sends SIGTERM to every process
+/// of the job), a shutdown, or Ctrl-C in a terminal. Such a signal reaches the engine and
+/// the arena at the same moment, and the engine may die first.
+fn stopped_from_outside(slot: &EngineSlot) -> bool {
+    let status = slot.running.as_ref().and_then(|r| r.process.exit_status());
+    matches!(
+        status,
+        Some(crate::process::ExitInfo::Signal(s))
+            if s == libc::SIGTERM || s == libc::SIGINT || s == libc::SIGHUP
+    )
+}
+
 /// Resolves once `cancel` turns true (never if the sender is gone without cancelling).
 pub async fn cancelled(cancel: &mut watch::Receiver<bool>) {
     if cancel.wait_for(|v| *v).await.is_err() {
@@ -612,6 +629,19 @@ pub async fn play_game(
                 })
             })
             .unwrap_or(termination),
+    };
+    // An engine stopped from outside is not at fault if the arena is being stopped too:
+    // when its cancel follows within a moment, the game is interrupted (not journaled; a
+    // resumed run plays it again) rather than lost by that engine. Without this, a job
+    // cancelled on a cluster journals the game in progress as a crash.
+    let termination = match termination.at_fault() {
+        Some(seat) if stopped_from_outside(&slots[engine_of(seat)]) => {
+            match tokio::time::timeout(OUTSIDE_STOP_WAIT, cancelled(cancel)).await {
+                Ok(()) => Termination::Interrupted,
+                Err(_) => termination,
+            }
+        }
+        _ => termination,
     };
     // Engines that failed (or all, when interrupted) are stopped now.
     match (&termination, termination.at_fault()) {

@@ -137,3 +137,62 @@ fn ctrl_c_records_games_in_progress_as_interrupted() {
     assert!(games.len() < 100);
     assert_no_survivors(&marker);
 }
+
+/// A scheduler's cancel (Slurm's `scancel`), a shutdown or a terminal's Ctrl-C signals
+/// every process of the run, engines included, and an engine may die a moment before the
+/// arena hears of its own signal. The game in progress is then interrupted, not a crash
+/// lost by that engine: here every engine gets SIGTERM 100 ms before the arena does.
+#[test]
+fn sigterm_to_engines_then_arena_is_an_interruption_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker("sigterm-all");
+    let journal_path = dir.path().join("arena-out/journal.jsonl");
+    let mut cmd = arena_match(dir.path(), &marker);
+    cmd.args(scripted_engine("use-exact-time", "a", "st=0.05"))
+        .args(scripted_engine("use-exact-time", "b", "st=0.05"))
+        .args([
+            "--game",
+            "tictactoe",
+            "--games",
+            "100",
+            "--concurrency",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    wait_for_lines(&mut child, &journal_path, 2);
+    std::thread::sleep(Duration::from_millis(60));
+    let engines: Vec<i32> = processes_with(&marker)
+        .into_iter()
+        .map(|(pid, _)| pid)
+        .filter(|&pid| pid != child.id() as i32)
+        .collect();
+    assert!(!engines.is_empty(), "engines are running");
+    for &pid in &engines {
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let records = journal(&journal_path);
+    let crashes: Vec<_> = records
+        .iter()
+        .filter(|r| {
+            r["termination"]["kind"] != "normal" && r["termination"]["kind"] != "interrupted"
+        })
+        .collect();
+    assert!(crashes.is_empty(), "no engine is blamed: {crashes:?}");
+    assert!(
+        records
+            .iter()
+            .any(|r| r["termination"]["kind"] == "interrupted"),
+        "the games in progress are interrupted: {records:?}"
+    );
+    assert_no_survivors(&marker);
+}

@@ -438,3 +438,130 @@ fn match_resumes_after_sigkill() {
     assert_eq!(got.len(), 60);
     assert_eq!(got, results(whole.path()));
 }
+
+/// The lock of the output folder (issue 19): two arenas started together on one folder,
+/// one plays, the other stops at once naming it, and the journal holds each game once.
+#[test]
+fn two_arenas_on_one_folder_the_second_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            let child = tournament(dir.path(), &common::marker("lock"), &["--rounds", "3"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let pid = child.id();
+            let waiter = std::thread::spawn(move || {
+                let out = child.wait_with_output().unwrap();
+                (out, started.elapsed())
+            });
+            (pid, waiter)
+        })
+        .collect();
+    let results: Vec<(u32, std::process::Output, Duration)> = children
+        .into_iter()
+        .map(|(pid, w)| {
+            let (out, took) = w.join().unwrap();
+            (pid, out, took)
+        })
+        .collect();
+    let (won, lost): (Vec<_>, Vec<_>) = results.iter().partition(|r| r.1.status.success());
+    assert_eq!(
+        (won.len(), lost.len()),
+        (1, 1),
+        "exactly one plays:\n{}\n{}",
+        text(&results[0].1),
+        text(&results[1].1)
+    );
+    let (winner, (_, refused, refused_after)) = (won[0], lost[0]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    eprintln!("refused after {refused_after:?}: {stderr}");
+    assert_eq!(refused.status.code(), Some(2), "{}", text(refused));
+    let lock = dir.path().join("arena-out/.arena.lock");
+    assert!(
+        stderr.contains(&format!(
+            "arena-out is in use by another arena: pid {} on ",
+            winner.0
+        )) && stderr.contains("tournament --no-progress --game 'clobber rows=4 cols=5'")
+            && stderr.contains(&lock.file_name().unwrap().to_string_lossy().to_string()),
+        "{stderr}"
+    );
+    assert!(
+        *refused_after < winner.2,
+        "the refused one stopped at once ({refused_after:?}), before the other finished ({:?})",
+        winner.2
+    );
+    assert!(
+        String::from_utf8_lossy(&refused.stdout).is_empty(),
+        "the refused one printed nothing else: {}",
+        text(refused)
+    );
+    // The journal is exact: one header, 4 engines x 6 pairings x 3 rounds x 2 = 36 games,
+    // each once, in whole lines.
+    let journal = dir.path().join("arena-out/tournament.jsonl");
+    let text_of = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text_of.matches("\"tournament\"").count(), 1, "one header");
+    let mut games = journal_games(&journal);
+    assert_eq!(games.len(), 36, "{text_of}");
+    games.sort_unstable();
+    assert_eq!(games, (0..36).collect::<Vec<u64>>());
+
+    // Shards in one folder: different shards run side by side, the same shard twice is
+    // refused (each shard has its own journal and lock file).
+    let shard = |k: &str| {
+        tournament(
+            dir.path(),
+            &common::marker("lock-shard"),
+            &["--rounds", "4", "--out", "sharded", "--shard", k],
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+    };
+    let first = shard("1/2");
+    // Its lock file holds its pid once it has the lock; its journal's header follows.
+    let lock = dir.path().join("sharded/.arena-shard-1-of-2.lock");
+    let journal = dir.path().join("sharded/tournament-1-of-2.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&lock)
+        .unwrap_or_default()
+        .contains(&format!("\"pid\":{}", first.id()))
+        || !std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .contains('\n')
+    {
+        assert!(Instant::now() < deadline, "shard 1/2 never took its lock");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let again = shard("1/2").wait_with_output().unwrap();
+    let other = shard("2/2");
+    let mut merge = Command::new(arena());
+    merge
+        .current_dir(dir.path())
+        .args(["merge", "sharded/tournament-1-of-2.jsonl"]);
+    // Merging (reading) while a shard runs is allowed: partial standings.
+    let partial = run(merge, Duration::from_secs(30));
+    let first = first.wait_with_output().unwrap();
+    let other = other.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    assert!(other.status.success(), "{}", text(&other));
+    assert!(partial.status.success(), "{}", text(&partial));
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains("sharded is in use by another arena: pid ")
+            && stderr.contains("--shard 1/2")
+            && stderr.contains(".arena-shard-1-of-2.lock"),
+        "{stderr}"
+    );
+    for k in 1..=2 {
+        let games = journal_games(
+            &dir.path()
+                .join(format!("sharded/tournament-{k}-of-2.jsonl")),
+        );
+        assert_eq!(games.len(), 24, "shard {k}/2: 48 games, half each");
+    }
+}

@@ -57,24 +57,25 @@ pub(crate) fn run_id(seed: u64) -> String {
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
         .as_secs();
-    let (days, secs) = (now / 86_400, now % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let [y, m, d, hour, minute, second] = arena::out_lock::utc(now);
     format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-s{seed}-p{}",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60,
+        "{y:04}{m:02}{d:02}-{hour:02}{minute:02}{second:02}-s{seed}-p{}",
         std::process::id()
     )
+}
+
+/// Locks the output folder `out` for this run (shard `K/N` locks only its own journal's
+/// lock file): a second arena on it stops here, naming the running one.
+pub(crate) fn lock_output(
+    out: &Path,
+    shard: Option<(u64, u64)>,
+) -> anyhow::Result<arena::out_lock::OutputLock> {
+    use arena::out_lock::{lock_path, Holder, OutputLock};
+    Ok(OutputLock::acquire(
+        out,
+        &lock_path(out, shard),
+        &Holder::this_process(),
+    )?)
 }
 
 pub(crate) fn sprt_of(args: &MatchArgs) -> anyhow::Result<Option<Sprt>> {

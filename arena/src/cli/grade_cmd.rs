@@ -46,8 +46,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             args.bots.display()
         );
     }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let _lock = super::common::lock_output(&args.out, None)?;
     let config = Arc::new(GradeConfig {
         spec: spec.clone(),
         bots: args.bots.clone(),

@@ -67,6 +67,7 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         args.shuffle_openings,
         seed,
     ));
+    let _lock = lock_output(&args.out, None)?;
     arena::outln!(
         "Match {} vs {}: {} games of {spec}, openings {}, seed {seed}, concurrency {concurrency}",
         engines[0].name,

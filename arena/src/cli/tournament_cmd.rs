@@ -120,6 +120,10 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         description,
         sprt: (!common.sprt.is_empty()).then(|| common.sprt.join(" ")),
     };
+    let _lock = lock_output(
+        &common.out,
+        (shard != Shard::ALL).then_some((shard.index, shard.count)),
+    )?;
     arena::outln!(
         "Tournament ({}) of {} engines: {rounds} rounds, {} games of {spec}{}, openings {openings_text}, seed {seed}, concurrency {concurrency}",
         format.name(),
