@@ -78,7 +78,7 @@ impl Default for EngineOptions {
             ordering: true,
             hash_mb: 16,
             depth: 4,
-            move_overhead: 20,
+            move_overhead: 5,
             level: None,
             learn_file: String::new(),
             seed: 0,

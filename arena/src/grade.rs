@@ -546,7 +546,10 @@ fn level_result(
     r.low = low;
     r.high = high;
     r.beaten = r.games > 0 && score > 0.5;
-    r.verdict = if low > 0.5 || high < 0.5 {
+    // Every game lost by the bot's own fault (crash, illegal move, no start) is a
+    // verdict whatever the number of games: more games would only repeat the fault.
+    let all_faults = !records.is_empty() && records.iter().all(lost_by_own_fault);
+    r.verdict = if low > 0.5 || high < 0.5 || all_faults {
         if r.beaten {
             "beaten"
         } else {

@@ -256,6 +256,10 @@ fn grading_a_class_as_the_readme_says() {
         crash.starts_with("crashed: the engine exited with code 1 after 'go"),
         "{crash}"
     );
+    // Two games lost by crashing are a verdict, not an open question.
+    let crashed = &student(&students, "crash")["levels"][0];
+    assert_eq!(crashed["games"], 2, "{crashed}");
+    assert_eq!(crashed["verdict"], "not beaten", "{crashed}");
     let check = std::fs::read_to_string(d.join("grades/crash/check.txt")).unwrap();
     assert!(
         check.contains("NameError: name 'undefined_name' is not defined"),
