@@ -12,6 +12,7 @@ pub mod client;
 pub mod clock;
 pub mod config;
 pub mod grade;
+pub mod live;
 pub mod pgn;
 pub mod process;
 pub mod ratings;
