@@ -2,7 +2,11 @@
 //! playwright-core; `scripts/install-test-deps.sh` installs both): play tic-tac-toe,
 //! Clobber and Tak against agon by clicks, see the engine's reply and search info, have
 //! an illegal click refused with the rules' reason, watch two engines on Halma 16x16 and
-//! 5x5 k=4, follow a running match live, replay a journaled game and open its report.
+//! 5x5 k=4, follow a running match live (with the engines' search in progress), time a
+//! 20-game match from each `bestmove` to the page showing it (server-sent events, the
+//! match started after the page watches a folder that did not exist yet), see a page of
+//! another origin (a second loopback port) fail to start a game by `fetch` or form, and
+//! replay a journaled game and open its report.
 //! The checks are in `arena/web-tests/browser.mjs`; screenshots of every board go to
 //! `target/browser-artifacts/`.
 
@@ -76,12 +80,16 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
             .expect("start arena match"),
     );
 
+    // A folder the page watches before it exists: the timed match starts there later.
+    let timed = dir.path().join("timed");
     let mut server = Killed(
         Command::new(arena())
             .args(["serve", "--port", "0", "--agon"])
             .arg(&agon)
             .arg("--watch")
             .arg(&watch)
+            .arg("--watch")
+            .arg(&timed)
             .arg("--journal")
             .arg(&journal)
             .stdout(Stdio::piped())
@@ -103,6 +111,9 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     let mut node = Command::new("node");
     node.current_dir(web_tests())
         .env("CHROMIUM", &chromium)
+        .env("ARENA", arena())
+        .env("SCRIPTED", common::scripted())
+        .env("TIMED_OUT", &timed)
         .arg("browser.mjs")
         .arg(&url)
         .arg(&artifacts)
@@ -112,6 +123,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     println!("{text}");
     assert!(out.status.success(), "browser checks failed:\n{text}");
     assert!(text.contains("all browser checks passed"), "{text}");
+    assert!(text.contains("bestmove to page:"), "{text}");
     for shot in [
         "board-tictactoe.png",
         "board-clobber-5x6.png",
@@ -121,6 +133,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
         "replay.png",
         "report.png",
         "live.png",
+        "cross-origin-form.png",
     ] {
         let size = std::fs::metadata(artifacts.join(shot)).map_or(0, |m| m.len());
         assert!(size > 1000, "screenshot {shot} missing or empty");

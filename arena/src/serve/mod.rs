@@ -10,21 +10,28 @@
 pub mod session;
 pub mod view;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::io::Read as _;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::task::{Context, Poll};
+use std::time::{Duration, SystemTime};
 
-use axum::extract::{ConnectInfo, Path as UrlPath, Query, Request, State};
-use axum::http::{header, StatusCode};
+use axum::extract::rejection::StringRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, Query, Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use tokio::sync::mpsc;
 
 use agon::games::GameSpec;
 
@@ -33,21 +40,36 @@ use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
 use view::{board_view, replay};
 
-/// Games in progress at once; more are refused until one ends.
-pub const MAX_SESSIONS: usize = 8;
+/// Sessions (games of the page, with or without engines) at once; more are refused
+/// until one ends. A session ends when it is over, stopped, or abandoned.
+pub const MAX_SESSIONS: usize = 64;
+/// Sessions with an engine at once (each runs one or two engine processes).
+pub const MAX_ENGINE_SESSIONS: usize = 8;
+/// Event streams open at once (pages watching a game or the live folders).
+pub const MAX_STREAMS: usize = 64;
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Ended games whose final state is kept (for a page that asks after the end).
+pub const KEPT_FINAL_STATES: usize = 16;
+/// The header that carries the server's secret token on state-changing requests.
+pub const TOKEN_HEADER: &str = "x-agon-token";
 /// The time per engine move a game may ask for, in ms.
 const MOVETIME_MS: (u64, u64) = (10, 60_000);
-/// A session nobody has looked at for this long is stopped.
-const IDLE_LIMIT: Duration = Duration::from_secs(600);
+/// A session with no event stream open that nobody asked about for this long is stopped.
+const IDLE_LIMIT: Duration = Duration::from_secs(300);
 /// Live files older than this are from a match that was killed.
 const LIVE_STALE: Duration = Duration::from_secs(300);
+/// How often a live event stream looks at the watched folders.
+const LIVE_POLL: Duration = Duration::from_millis(25);
+/// The shortest gap between two events that carry only new search info.
+const INFO_EVENT_GAP: Duration = Duration::from_millis(50);
 
 /// What the server offers.
 pub struct ServeConfig {
     /// The engines the page may start, by name.
     pub engines: Vec<Arc<EngineConfig>>,
     /// Output folders of matches and tournaments to follow (their `*.jsonl` journals and
-    /// `live/` files).
+    /// `live/` files); a folder may not exist yet.
     pub watch: Vec<PathBuf>,
     /// More journals to replay and report.
     pub journals: Vec<PathBuf>,
@@ -59,45 +81,74 @@ pub struct ServeConfig {
 
 struct AppState {
     config: ServeConfig,
-    sessions: Mutex<HashMap<u64, Arc<Session>>>,
-    next_id: AtomicU64,
+    /// The secret that state-changing requests carry in [`TOKEN_HEADER`].
+    token: String,
+    /// Games in progress, by id.
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The final state (JSON) of the last [`KEPT_FINAL_STATES`] games that ended.
+    finished: Mutex<VecDeque<(String, Arc<str>)>>,
+    next_serial: AtomicU64,
+    streams: Arc<AtomicUsize>,
 }
 
 type Shared = Arc<AppState>;
 
+/// `bytes` random bytes from the kernel, in lower-case hex.
+///
+/// # Errors
+/// The I/O error of reading `/dev/urandom`.
+pub fn random_hex(bytes: usize) -> std::io::Result<String> {
+    let mut buf = vec![0u8; bytes];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut buf)?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// The router with its state; serve it with [`serve`].
-pub fn router(config: ServeConfig) -> Router {
+///
+/// # Errors
+/// The I/O error of drawing the server's secret token.
+pub fn router(config: ServeConfig) -> std::io::Result<Router> {
     let state = Arc::new(AppState {
         config,
+        token: random_hex(16)?,
         sessions: Mutex::new(HashMap::new()),
-        next_id: AtomicU64::new(1),
+        finished: Mutex::new(VecDeque::new()),
+        next_serial: AtomicU64::new(1),
+        streams: Arc::new(AtomicUsize::new(0)),
     });
-    let reaper = Arc::clone(&state);
+    let reaper = Arc::downgrade(&state);
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(30)).await;
-            reap(&reaper);
+            let Some(state) = reaper.upgrade() else {
+                return;
+            };
+            reap(&state);
         }
     });
-    Router::new()
-        .route("/", get(|| async { Html(INDEX_HTML) }))
+    Ok(Router::new()
+        .route("/", get(index))
         .route(
             "/app.js",
             get(|| async { asset("text/javascript", APP_JS) }),
         )
         .route("/style.css", get(|| async { asset("text/css", STYLE_CSS) }))
+        .route("/api/token", get(api_token))
         .route("/api/config", get(api_config))
         .route("/api/play", post(api_new_game))
         .route("/api/play/{id}", get(api_game_state))
+        .route("/api/play/{id}/events", get(api_game_events))
         .route("/api/play/{id}/move", post(api_move))
         .route("/api/play/{id}/stop", post(api_stop))
         .route("/api/journals", get(api_journals))
         .route("/api/journal", get(api_journal))
         .route("/api/replay", get(api_replay))
         .route("/api/live", get(api_live))
+        .route("/api/live/events", get(api_live_events))
         .route("/report", get(api_report))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(Arc::clone(&state), guard))
-        .with_state(state)
+        .with_state(state))
 }
 
 /// Serves `router` on `listener` until the process ends.
@@ -120,8 +171,41 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+/// The page, with the server's token in `<meta name="agon-token">` (never cached).
+async fn index(State(state): State<Shared>) -> Response {
+    let meta = format!("<meta name=\"agon-token\" content=\"{}\">\n", state.token);
+    let page = match INDEX_HTML.find("<head>") {
+        Some(at) => {
+            let at = at + "<head>".len();
+            format!("{}\n{meta}{}", &INDEX_HTML[..at], &INDEX_HTML[at..])
+        }
+        None => format!("{meta}{INDEX_HTML}"),
+    };
+    ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
+}
+
+/// `GET /api/token`: the token, for clients other than the page (curl, scripts); a
+/// browser gets it only from a page of this server (the guard refuses other sites, and
+/// no CORS header lets another origin read it).
+async fn api_token(State(state): State<Shared>) -> Response {
+    (
+        [(header::CACHE_CONTROL, "no-store")],
+        Json(json!({ "token": state.token, "header": TOKEN_HEADER })),
+    )
+        .into_response()
+}
+
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError(status, message.into()).into_response()
+}
+
+/// A refusal by a limit: `{"error": message, "limit": name, "max": max}`.
+fn limit_error(status: StatusCode, name: &str, max: usize, message: String) -> Response {
+    (
+        status,
+        Json(json!({ "error": message, "limit": name, "max": max })),
+    )
+        .into_response()
 }
 
 /// An API refusal: the status and a message naming what was wrong, sent as
@@ -165,6 +249,46 @@ pub fn host_allowed(host: Option<&str>) -> bool {
             .is_ok_and(|ip| peer_allowed(ip, false))
 }
 
+/// Why a request from a browser page of another origin is refused, if it is one: its
+/// `Sec-Fetch-Site` is not `same-origin` (`none`, a typed address, is allowed only for
+/// reads), or its `Origin` is not `http://` + its own `Host`.
+pub fn foreign_origin(headers: &HeaderMap, changes_state: bool) -> Option<String> {
+    let text = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("?"));
+    if let Some(site) = text("sec-fetch-site") {
+        let allowed = site == "same-origin" || (!changes_state && site == "none");
+        if !allowed {
+            return Some(format!(
+                "a request from another site (Sec-Fetch-Site: {site}); only this server's own page may do that"
+            ));
+        }
+    }
+    if let Some(origin) = text("origin") {
+        let host = text("host").unwrap_or("");
+        if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
+            return Some(format!(
+                "a request from another origin ({origin}, not http://{host}); only this server's own page may do that"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether a `Content-Type` is JSON (`application/json`, any parameters).
+pub fn is_json(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|ct| {
+        ct.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .eq_ignore_ascii_case("application/json")
+    })
+}
+
+/// Compares in time independent of where the texts differ.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 async fn guard(
     State(state): State<Shared>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -195,18 +319,126 @@ async fn guard(
                 .into_response();
         }
     }
+    let changes_state = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    let path = request.uri().path();
+    // The page itself may be opened from a link anywhere; the API and reports only from
+    // the page (and from clients that are not browsers, which send no Sec-Fetch-Site).
+    if changes_state || path.starts_with("/api/") || path == "/report" {
+        if let Some(why) = foreign_origin(request.headers(), changes_state) {
+            log::warn!("refused {} {path}: {why}", request.method());
+            return error(StatusCode::FORBIDDEN, format!("refused {why}"));
+        }
+    }
+    if changes_state {
+        let headers = request.headers();
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap_or("?"));
+        if !is_json(content_type) {
+            return error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "refused: a request that changes state must have Content-Type: application/json, not '{}'",
+                    content_type.unwrap_or("none")
+                ),
+            );
+        }
+        let token = headers.get(TOKEN_HEADER).map(|v| v.as_bytes());
+        if !token.is_some_and(|t| same_secret(t, state.token.as_bytes())) {
+            return error(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "refused: a request that changes state must carry this server's token in the {} header ({}; the page has it, other clients get it from GET /api/token)",
+                    TOKEN_HEADER,
+                    if token.is_some() { "this one is wrong" } else { "there is none" }
+                ),
+            );
+        }
+        let length = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if length.is_some_and(|n| n > MAX_BODY as u64) {
+            return body_too_large();
+        }
+    }
     next.run(request).await
 }
 
-fn reap(state: &AppState) {
-    let mut sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    sessions.retain(|_, s| {
-        let idle = s.idle() > IDLE_LIMIT;
-        if idle {
-            s.stop("nobody watched it for 10 minutes");
+fn body_too_large() -> Response {
+    limit_error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "max_body_bytes",
+        MAX_BODY,
+        format!("the request body is over {MAX_BODY} bytes"),
+    )
+}
+
+/// The body as text, or the refusal to send.
+fn body_text(body: Result<String, StringRejection>) -> Result<String, Response> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            body_too_large()
+        } else {
+            error(e.status(), format!("bad request body: {}", e.body_text()))
         }
-        !idle
-    });
+    })
+}
+
+/// Stops sessions that nobody has watched for [`IDLE_LIMIT`].
+fn reap(state: &AppState) {
+    let abandoned: Vec<Arc<Session>> = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .filter(|s| s.abandoned(IDLE_LIMIT))
+        .cloned()
+        .collect();
+    for s in abandoned {
+        s.stop(&format!(
+            "nobody watched it for {} minutes",
+            IDLE_LIMIT.as_secs() / 60
+        ));
+        retire(state, &s);
+    }
+}
+
+/// Takes an ended session out of the server: its memory goes with the last reference
+/// (its driver's, until the engines are stopped); only its final state is kept, among
+/// the last [`KEPT_FINAL_STATES`].
+fn retire(state: &AppState, session: &Arc<Session>) {
+    let removed = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&session.id)
+        .is_some();
+    if !removed {
+        return;
+    }
+    let last: Arc<str> = serde_json::to_string(&session.state())
+        .unwrap_or_default()
+        .into();
+    let mut finished = state.finished.lock().unwrap_or_else(|e| e.into_inner());
+    finished.push_back((session.id.clone(), last));
+    while finished.len() > KEPT_FINAL_STATES {
+        finished.pop_front();
+    }
+}
+
+/// The final state of an ended session, if still kept.
+fn final_state(state: &AppState, id: &str) -> Option<Arc<str>> {
+    state
+        .finished
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(i, _)| i == id)
+        .map(|(_, s)| Arc::clone(s))
 }
 
 async fn api_config(State(state): State<Shared>) -> Json<serde_json::Value> {
@@ -221,11 +453,19 @@ async fn api_config(State(state): State<Shared>) -> Json<serde_json::Value> {
             })
         })
         .collect();
+    let sessions = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .len();
     Json(json!({
         "engines": state.config.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
         "games": games,
         "watch": state.config.watch.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "sessions": sessions,
         "max_sessions": MAX_SESSIONS,
+        "max_engine_sessions": MAX_ENGINE_SESSIONS,
+        "max_streams": MAX_STREAMS,
     }))
 }
 
@@ -250,7 +490,14 @@ fn default_movetime() -> u64 {
     500
 }
 
-async fn api_new_game(State(state): State<Shared>, body: String) -> Response {
+async fn api_new_game(
+    State(state): State<Shared>,
+    body: Result<String, StringRejection>,
+) -> Response {
+    let body = match body_text(body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
     let request: NewGame = match serde_json::from_str(&body) {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad request: {e}")),
@@ -308,44 +555,202 @@ async fn api_new_game(State(state): State<Shared>, body: String) -> Response {
         );
     }
     let position = request.position.filter(|p| !p.trim().is_empty());
-    let id = state.next_id.fetch_add(1, Ordering::SeqCst);
+    let id = match random_hex(16) {
+        Ok(id) => id,
+        Err(e) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot draw a session id: {e}"),
+            )
+        }
+    };
+    let serial = state.next_serial.fetch_add(1, Ordering::SeqCst);
     let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-    let session = match Session::new(id, spec.clone(), position, players, request.movetime_ms) {
+    let session = match Session::new(
+        id.clone(),
+        serial,
+        spec.clone(),
+        position,
+        players,
+        request.movetime_ms,
+    ) {
         Ok(s) => s,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
     };
     {
         // Counted and inserted under one lock, so concurrent requests cannot overshoot.
         let mut sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if sessions.values().filter(|s| !s.is_over()).count() >= MAX_SESSIONS {
-            return error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("{MAX_SESSIONS} games are in progress; stop one first"),
+        if sessions.len() >= MAX_SESSIONS {
+            return limit_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "max_sessions",
+                MAX_SESSIONS,
+                format!("{MAX_SESSIONS} games are in progress (the limit); stop one first"),
+            );
+        }
+        if session.has_engine()
+            && sessions.values().filter(|s| s.has_engine()).count() >= MAX_ENGINE_SESSIONS
+        {
+            return limit_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "max_engine_sessions",
+                MAX_ENGINE_SESSIONS,
+                format!(
+                    "{MAX_ENGINE_SESSIONS} games with an engine are in progress (the limit); stop one first"
+                ),
             );
         }
         sessions.insert(id, Arc::clone(&session));
     }
     let mut settings = state.config.referee.clone();
     settings.spec = spec;
-    tokio::spawn(Arc::clone(&session).drive(settings));
+    let driver = Arc::clone(&session);
+    let owner = Arc::clone(&state);
+    tokio::spawn(async move {
+        Arc::clone(&driver).drive(settings).await;
+        // Over or stopped: the server keeps only its final state.
+        retire(&owner, &driver);
+    });
     Json(session.state()).into_response()
 }
 
-fn find_session(state: &AppState, id: u64) -> Result<Arc<Session>, ApiError> {
-    state
+/// The session `id` in progress; an ended one's final state; or the refusal.
+enum Found {
+    Live(Arc<Session>),
+    Ended(Arc<str>),
+}
+
+fn find_session(state: &AppState, id: &str) -> Result<Found, ApiError> {
+    if let Some(s) = state
         .sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .get(&id)
+        .get(id)
         .cloned()
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id}")))
+    {
+        return Ok(Found::Live(s));
+    }
+    match final_state(state, id) {
+        Some(last) => Ok(Found::Ended(last)),
+        None => Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no game {}", crate::safe_text::display(&shorten_id(id))),
+        )),
+    }
 }
 
-async fn api_game_state(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Response {
-    match find_session(&state, id) {
-        Ok(s) => Json(s.state()).into_response(),
+/// An id as shown in messages: at most 40 characters.
+fn shorten_id(id: &str) -> String {
+    id.chars().take(40).collect()
+}
+
+fn json_text(text: &str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    )
+        .into_response()
+}
+
+async fn api_game_state(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    match find_session(&state, &id) {
+        Ok(Found::Live(s)) => Json(s.state()).into_response(),
+        Ok(Found::Ended(last)) => json_text(&last),
         Err(r) => r.into_response(),
     }
+}
+
+/// A stream of server-sent events from a channel (dropped when the page goes).
+struct Events(mpsc::Receiver<Event>);
+
+impl futures_core::Stream for Events {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx).map(|e| e.map(Ok))
+    }
+}
+
+/// A place among the [`MAX_STREAMS`] event streams, given back when dropped.
+struct StreamPermit(Arc<AtomicUsize>);
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn stream_permit(state: &AppState) -> Result<StreamPermit, Response> {
+    let taken = state
+        .streams
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < MAX_STREAMS).then_some(n + 1)
+        });
+    match taken {
+        Ok(_) => Ok(StreamPermit(Arc::clone(&state.streams))),
+        Err(_) => Err(limit_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "max_streams",
+            MAX_STREAMS,
+            format!("{MAX_STREAMS} event streams are open (the limit); close a page first"),
+        )),
+    }
+}
+
+fn sse(rx: mpsc::Receiver<Event>) -> Response {
+    Sse::new(Events(rx))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// `GET /api/play/{id}/events`: the game's state as a `state` event at once and after
+/// every change (search info at most every [`INFO_EVENT_GAP`]); the stream ends after
+/// the state that says the game is over.
+async fn api_game_events(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let session = match find_session(&state, &id) {
+        Ok(Found::Live(s)) => s,
+        Ok(Found::Ended(last)) => {
+            let (tx, rx) = mpsc::channel(1);
+            let _ = tx.try_send(Event::default().event("state").data(&*last));
+            return sse(rx);
+        }
+        Err(r) => return r.into_response(),
+    };
+    let permit = match stream_permit(&state) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let (tx, rx) = mpsc::channel(4);
+    tokio::spawn(async move {
+        let _permit = permit;
+        let _watching = session.watch();
+        let mut changes = session.subscribe();
+        let mut sent_version = None;
+        let mut sent_at = tokio::time::Instant::now();
+        loop {
+            changes.borrow_and_update();
+            let version = session.version();
+            if sent_version == Some(version) {
+                // Only the search moved on: no more than one such event per gap.
+                tokio::time::sleep_until(sent_at + INFO_EVENT_GAP).await;
+            }
+            let now = session.state();
+            let over = now.over.is_some();
+            sent_version = Some(now.version);
+            sent_at = tokio::time::Instant::now();
+            let Ok(event) = Event::default().event("state").json_data(&now) else {
+                return;
+            };
+            if tx.send(event).await.is_err() || over {
+                return;
+            }
+            tokio::select! {
+                changed = changes.changed() => if changed.is_err() { return },
+                () = tx.closed() => return,
+            }
+        }
+    });
+    sse(rx)
 }
 
 #[derive(Debug, Deserialize)]
@@ -356,11 +761,16 @@ struct MoveRequest {
 
 async fn api_move(
     State(state): State<Shared>,
-    UrlPath(id): UrlPath<u64>,
-    body: String,
+    UrlPath(id): UrlPath<String>,
+    body: Result<String, StringRejection>,
 ) -> Response {
-    let session = match find_session(&state, id) {
-        Ok(s) => s,
+    let body = match body_text(body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let session = match find_session(&state, &id) {
+        Ok(Found::Live(s)) => s,
+        Ok(Found::Ended(_)) => return error(StatusCode::CONFLICT, MoveRefusal::Over.to_string()),
         Err(r) => return r.into_response(),
     };
     let request: MoveRequest = match serde_json::from_str(&body) {
@@ -381,12 +791,14 @@ async fn api_move(
     }
 }
 
-async fn api_stop(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Response {
-    match find_session(&state, id) {
-        Ok(s) => {
+async fn api_stop(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    match find_session(&state, &id) {
+        Ok(Found::Live(s)) => {
             s.stop("stopped from the page");
+            retire(&state, &s);
             Json(s.state()).into_response()
         }
+        Ok(Found::Ended(last)) => json_text(&last),
         Err(r) => r.into_response(),
     }
 }
@@ -585,13 +997,44 @@ struct LiveView {
     error: Option<String>,
 }
 
-async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    let mut games = Vec::new();
+/// Tells the matches writing to the watched folders that a page watches (see
+/// [`crate::live`]); a folder that does not exist yet is skipped.
+fn mark_watched(config: &ServeConfig) {
+    for dir in &config.watch {
+        if let Err(e) = crate::live::mark_watched(dir) {
+            log::warn!("cannot mark {} as watched: {e}", dir.display());
+        }
+    }
+}
+
+/// Names, sizes and times of the watched folders' journals (`jsonl`) or live files
+/// (`json`), to tell when a new snapshot is worth sending.
+type Signature = Vec<(PathBuf, u64, Option<SystemTime>)>;
+
+fn signature(config: &ServeConfig, live: bool) -> Signature {
+    let mut out = Vec::new();
+    for dir in &config.watch {
+        let files = if live {
+            files_in(&dir.join("live"), "json")
+        } else {
+            files_in(dir, "jsonl")
+        };
+        for file in files {
+            let meta = std::fs::metadata(&file).ok();
+            out.push((
+                file,
+                meta.as_ref().map_or(0, |m| m.len()),
+                meta.and_then(|m| m.modified().ok()),
+            ));
+        }
+    }
+    out
+}
+
+/// The watched folders: whether they exist yet, games finished, standings.
+fn live_folders(config: &ServeConfig) -> serde_json::Value {
     let mut folders = Vec::new();
-    for dir in &state.config.watch {
+    for dir in &config.watch {
         let mut records = Vec::new();
         for j in files_in(dir, "jsonl") {
             if let Ok((r, _)) = read_records(&j) {
@@ -600,9 +1043,19 @@ async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
         }
         folders.push(json!({
             "dir": dir.display().to_string(),
+            "exists": dir.is_dir(),
             "games": records.len(),
             "standings": standings(&records),
         }));
+    }
+    serde_json::Value::Array(folders)
+}
+
+/// The games in progress in the watched folders, with their boards.
+fn live_games(config: &ServeConfig) -> Vec<LiveView> {
+    let now = crate::live::unix_ms();
+    let mut games = Vec::new();
+    for dir in &config.watch {
         let files = files_in(&dir.join("live"), "json");
         for file in files {
             let Ok(text) = std::fs::read_to_string(&file) else {
@@ -635,7 +1088,70 @@ async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
             });
         }
     }
-    Json(json!({ "folders": folders, "games": games }))
+    games
+}
+
+fn live_snapshot(folders: &serde_json::Value, games: &[LiveView]) -> serde_json::Value {
+    json!({ "folders": folders, "games": games, "sent_unix_ms": crate::live::unix_ms() })
+}
+
+/// `GET /api/live`: the live snapshot once (and the folders marked as watched, so that
+/// the matches publish for the next few seconds).
+async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
+    mark_watched(&state.config);
+    Json(live_snapshot(
+        &live_folders(&state.config),
+        &live_games(&state.config),
+    ))
+}
+
+/// `GET /api/live/events`: a `live` event with the snapshot at once and whenever a
+/// watched folder's journals or live files change (looked at every [`LIVE_POLL`]); while
+/// the stream is open the folders are marked as watched.
+async fn api_live_events(State(state): State<Shared>) -> Response {
+    let permit = match stream_permit(&state) {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let (tx, rx) = mpsc::channel(4);
+    tokio::spawn(async move {
+        let _permit = permit;
+        let mut sent = None;
+        let mut folders: Option<(Signature, serde_json::Value)> = None;
+        let mut marked: Option<tokio::time::Instant> = None;
+        loop {
+            if marked.is_none_or(|t| t.elapsed() >= crate::live::HEARTBEAT) {
+                mark_watched(&state.config);
+                marked = Some(tokio::time::Instant::now());
+            }
+            // The journals are read again only when they change.
+            let journals = signature(&state.config, false);
+            if folders.as_ref().is_none_or(|(s, _)| *s != journals) {
+                folders = Some((journals.clone(), live_folders(&state.config)));
+            }
+            // Stale games drop out of the view even when nothing else changes.
+            let epoch = crate::live::unix_ms() / 5_000;
+            let now = (journals, signature(&state.config, true), epoch);
+            if sent.as_ref() != Some(&now) {
+                let folders = folders
+                    .as_ref()
+                    .map_or(&serde_json::Value::Null, |(_, f)| f);
+                let snapshot = live_snapshot(folders, &live_games(&state.config));
+                let Ok(event) = Event::default().event("live").json_data(&snapshot) else {
+                    return;
+                };
+                if tx.send(event).await.is_err() {
+                    return;
+                }
+                sent = Some(now);
+            }
+            tokio::select! {
+                () = tokio::time::sleep(LIVE_POLL) => {}
+                () = tx.closed() => return,
+            }
+        }
+    });
+    sse(rx)
 }
 
 async fn api_report(State(state): State<Shared>, Query(q): Query<JournalQuery>) -> Response {
