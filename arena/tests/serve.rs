@@ -29,7 +29,8 @@ impl Drop for Server {
     }
 }
 
-/// Starts `arena serve --port 0` with `args`; reads the address it prints.
+/// Starts `arena serve --port 0` with `args`; reads the address it prints and the
+/// lines after it, up to the last (`answering ...`).
 fn serve(args: &[&str]) -> Server {
     let mut child = Command::new(arena())
         .arg("serve")
@@ -348,7 +349,9 @@ fn changing_state_needs_json_this_origin_and_the_token() {
     let form = "game=tictactoe&p1=marked&p2=human";
     let wrong = "0".repeat(32);
     let json = ("Content-Type", "application/json");
-    let refusals: Vec<(&str, Vec<(&str, &str)>, &str, u16, &str)> = vec![
+    // What is sent, its headers and body, the status and a word of the reason expected.
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str, u16, &'a str);
+    let refusals: Vec<Case> = vec![
         ("no token", vec![json], game, 403, "there is none"),
         (
             "a wrong token",

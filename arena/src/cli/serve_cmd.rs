@@ -108,7 +108,9 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     for dir in &waiting {
         arena::outln!("  watching {dir}: it does not exist yet; waiting for it to appear");
     }
-    if !args.allow_remote {
+    if args.allow_remote {
+        arena::outln!("  answering any peer and any Host (--allow-remote)");
+    } else {
         arena::outln!("  answering this machine only (--allow-remote to change)");
     }
     use std::io::Write as _;

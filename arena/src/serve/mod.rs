@@ -7,35 +7,41 @@
 //! unless `--allow-remote` is given, and never starts a program the page names: the page
 //! picks engines by name from the configured list.
 
+mod guard;
+mod live_view;
 pub mod session;
 pub mod view;
+
+use guard::{body_text, guard};
+pub use guard::{foreign_origin, host_allowed, is_json, peer_allowed};
+use live_view::{api_live, api_live_events};
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::io::Read as _;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use axum::extract::rejection::StringRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path as UrlPath, Query, Request, State};
-use axum::http::{header, HeaderMap, Method, StatusCode};
-use axum::middleware::{self, Next};
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::http::{header, StatusCode};
+use axum::middleware;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use agon::games::GameSpec;
 
-use crate::record::{GameRecord, LiveGame};
+use crate::record::GameRecord;
 use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
 use view::{board_view, replay};
@@ -219,175 +225,6 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Whether a peer may use the server: loopback addresses only (IPv4 `127.0.0.0/8`,
-/// IPv6 `::1`, and IPv4-mapped loopback), unless remote peers are allowed.
-pub fn peer_allowed(peer: IpAddr, allow_remote: bool) -> bool {
-    allow_remote
-        || match peer {
-            IpAddr::V4(v4) => v4.is_loopback(),
-            IpAddr::V6(v6) => {
-                v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v| v.is_loopback())
-            }
-        }
-}
-
-/// Whether a `Host` header names this machine's loopback (`localhost`, `127.0.0.1`,
-/// `[::1]`, with any port): a page from another site that rebinds its name to 127.0.0.1
-/// still sends its own name and is refused.
-pub fn host_allowed(host: Option<&str>) -> bool {
-    let Some(host) = host else {
-        return false;
-    };
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
-    } else {
-        host.rsplit_once(':').map_or(host, |(n, _)| n)
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| peer_allowed(ip, false))
-}
-
-/// Why a request from a browser page of another origin is refused, if it is one: its
-/// `Sec-Fetch-Site` is not `same-origin` (`none`, a typed address, is allowed only for
-/// reads), or its `Origin` is not `http://` + its own `Host`.
-pub fn foreign_origin(headers: &HeaderMap, changes_state: bool) -> Option<String> {
-    let text = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("?"));
-    if let Some(site) = text("sec-fetch-site") {
-        let allowed = site == "same-origin" || (!changes_state && site == "none");
-        if !allowed {
-            return Some(format!(
-                "a request from another site (Sec-Fetch-Site: {site}); only this server's own page may do that"
-            ));
-        }
-    }
-    if let Some(origin) = text("origin") {
-        let host = text("host").unwrap_or("");
-        if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
-            return Some(format!(
-                "a request from another origin ({origin}, not http://{host}); only this server's own page may do that"
-            ));
-        }
-    }
-    None
-}
-
-/// Whether a `Content-Type` is JSON (`application/json`, any parameters).
-pub fn is_json(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|ct| {
-        ct.split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .eq_ignore_ascii_case("application/json")
-    })
-}
-
-/// Compares in time independent of where the texts differ.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-async fn guard(
-    State(state): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if !state.config.allow_remote {
-        if !peer_allowed(peer.ip(), false) {
-            log::warn!("refused a connection from {peer}");
-            return (
-                StatusCode::FORBIDDEN,
-                format!("arena serve answers only this machine (loopback); {} is not (start it with --allow-remote to change that)\n", peer.ip()),
-            )
-                .into_response();
-        }
-        let host = request
-            .headers()
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok());
-        if !host_allowed(host) {
-            return (
-                StatusCode::FORBIDDEN,
-                format!(
-                    "arena serve answers only requests for localhost; Host '{}' is not\n",
-                    host.unwrap_or("")
-                ),
-            )
-                .into_response();
-        }
-    }
-    let changes_state = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
-    let path = request.uri().path();
-    // The page itself may be opened from a link anywhere; the API and reports only from
-    // the page (and from clients that are not browsers, which send no Sec-Fetch-Site).
-    if changes_state || path.starts_with("/api/") || path == "/report" {
-        if let Some(why) = foreign_origin(request.headers(), changes_state) {
-            log::warn!("refused {} {path}: {why}", request.method());
-            return error(StatusCode::FORBIDDEN, format!("refused {why}"));
-        }
-    }
-    if changes_state {
-        let headers = request.headers();
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap_or("?"));
-        if !is_json(content_type) {
-            return error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                format!(
-                    "refused: a request that changes state must have Content-Type: application/json, not '{}'",
-                    content_type.unwrap_or("none")
-                ),
-            );
-        }
-        let token = headers.get(TOKEN_HEADER).map(|v| v.as_bytes());
-        if !token.is_some_and(|t| same_secret(t, state.token.as_bytes())) {
-            return error(
-                StatusCode::FORBIDDEN,
-                format!(
-                    "refused: a request that changes state must carry this server's token in the {} header ({}; the page has it, other clients get it from GET /api/token)",
-                    TOKEN_HEADER,
-                    if token.is_some() { "this one is wrong" } else { "there is none" }
-                ),
-            );
-        }
-        let length = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if length.is_some_and(|n| n > MAX_BODY as u64) {
-            return body_too_large();
-        }
-    }
-    next.run(request).await
-}
-
-fn body_too_large() -> Response {
-    limit_error(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "max_body_bytes",
-        MAX_BODY,
-        format!("the request body is over {MAX_BODY} bytes"),
-    )
-}
-
-/// The body as text, or the refusal to send.
-fn body_text(body: Result<String, StringRejection>) -> Result<String, Response> {
-    body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            body_too_large()
-        } else {
-            error(e.status(), format!("bad request body: {}", e.body_text()))
-        }
-    })
-}
-
 /// Stops sessions that nobody has watched for [`IDLE_LIMIT`].
 fn reap(state: &AppState) {
     let abandoned: Vec<Arc<Session>> = state
@@ -496,7 +333,7 @@ async fn api_new_game(
 ) -> Response {
     let body = match body_text(body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let request: NewGame = match serde_json::from_str(&body) {
         Ok(r) => r,
@@ -680,7 +517,7 @@ impl Drop for StreamPermit {
     }
 }
 
-fn stream_permit(state: &AppState) -> Result<StreamPermit, Response> {
+fn stream_permit(state: &AppState) -> Result<StreamPermit, Box<Response>> {
     let taken = state
         .streams
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
@@ -688,12 +525,12 @@ fn stream_permit(state: &AppState) -> Result<StreamPermit, Response> {
         });
     match taken {
         Ok(_) => Ok(StreamPermit(Arc::clone(&state.streams))),
-        Err(_) => Err(limit_error(
+        Err(_) => Err(Box::new(limit_error(
             StatusCode::TOO_MANY_REQUESTS,
             "max_streams",
             MAX_STREAMS,
             format!("{MAX_STREAMS} event streams are open (the limit); close a page first"),
-        )),
+        ))),
     }
 }
 
@@ -718,7 +555,7 @@ async fn api_game_events(State(state): State<Shared>, UrlPath(id): UrlPath<Strin
     };
     let permit = match stream_permit(&state) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let (tx, rx) = mpsc::channel(4);
     tokio::spawn(async move {
@@ -766,7 +603,7 @@ async fn api_move(
 ) -> Response {
     let body = match body_text(body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let session = match find_session(&state, &id) {
         Ok(Found::Live(s)) => s,
@@ -985,173 +822,6 @@ async fn api_replay(State(state): State<Shared>, Query(q): Query<JournalQuery>) 
             format!("the journal's game does not replay: {e}"),
         ),
     }
-}
-
-/// A game in progress in a watched folder.
-#[derive(Serialize)]
-struct LiveView {
-    dir: String,
-    file: String,
-    live: LiveGame,
-    view: Option<view::BoardView>,
-    error: Option<String>,
-}
-
-/// Tells the matches writing to the watched folders that a page watches (see
-/// [`crate::live`]); a folder that does not exist yet is skipped.
-fn mark_watched(config: &ServeConfig) {
-    for dir in &config.watch {
-        if let Err(e) = crate::live::mark_watched(dir) {
-            log::warn!("cannot mark {} as watched: {e}", dir.display());
-        }
-    }
-}
-
-/// Names, sizes and times of the watched folders' journals (`jsonl`) or live files
-/// (`json`), to tell when a new snapshot is worth sending.
-type Signature = Vec<(PathBuf, u64, Option<SystemTime>)>;
-
-fn signature(config: &ServeConfig, live: bool) -> Signature {
-    let mut out = Vec::new();
-    for dir in &config.watch {
-        let files = if live {
-            files_in(&dir.join("live"), "json")
-        } else {
-            files_in(dir, "jsonl")
-        };
-        for file in files {
-            let meta = std::fs::metadata(&file).ok();
-            out.push((
-                file,
-                meta.as_ref().map_or(0, |m| m.len()),
-                meta.and_then(|m| m.modified().ok()),
-            ));
-        }
-    }
-    out
-}
-
-/// The watched folders: whether they exist yet, games finished, standings.
-fn live_folders(config: &ServeConfig) -> serde_json::Value {
-    let mut folders = Vec::new();
-    for dir in &config.watch {
-        let mut records = Vec::new();
-        for j in files_in(dir, "jsonl") {
-            if let Ok((r, _)) = read_records(&j) {
-                records.extend(r);
-            }
-        }
-        folders.push(json!({
-            "dir": dir.display().to_string(),
-            "exists": dir.is_dir(),
-            "games": records.len(),
-            "standings": standings(&records),
-        }));
-    }
-    serde_json::Value::Array(folders)
-}
-
-/// The games in progress in the watched folders, with their boards.
-fn live_games(config: &ServeConfig) -> Vec<LiveView> {
-    let now = crate::live::unix_ms();
-    let mut games = Vec::new();
-    for dir in &config.watch {
-        let files = files_in(&dir.join("live"), "json");
-        for file in files {
-            let Ok(text) = std::fs::read_to_string(&file) else {
-                continue;
-            };
-            let Ok(live) = serde_json::from_str::<LiveGame>(&text) else {
-                continue;
-            };
-            if live.result != "*"
-                || now.saturating_sub(live.updated_unix_ms) > LIVE_STALE.as_millis() as u64
-            {
-                continue;
-            }
-            let (view, error) = match GameSpec::parse(&live.spec) {
-                Ok(spec) => {
-                    let moves: Vec<String> = live.moves.iter().map(|m| m.mv.clone()).collect();
-                    match replay(&spec, live.position.as_deref(), &moves) {
-                        Ok(g) => (Some(board_view(g.as_ref())), None),
-                        Err(e) => (None, Some(e)),
-                    }
-                }
-                Err(e) => (None, Some(e.to_string())),
-            };
-            games.push(LiveView {
-                dir: dir.display().to_string(),
-                file: file.display().to_string(),
-                live,
-                view,
-                error,
-            });
-        }
-    }
-    games
-}
-
-fn live_snapshot(folders: &serde_json::Value, games: &[LiveView]) -> serde_json::Value {
-    json!({ "folders": folders, "games": games, "sent_unix_ms": crate::live::unix_ms() })
-}
-
-/// `GET /api/live`: the live snapshot once (and the folders marked as watched, so that
-/// the matches publish for the next few seconds).
-async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
-    mark_watched(&state.config);
-    Json(live_snapshot(
-        &live_folders(&state.config),
-        &live_games(&state.config),
-    ))
-}
-
-/// `GET /api/live/events`: a `live` event with the snapshot at once and whenever a
-/// watched folder's journals or live files change (looked at every [`LIVE_POLL`]); while
-/// the stream is open the folders are marked as watched.
-async fn api_live_events(State(state): State<Shared>) -> Response {
-    let permit = match stream_permit(&state) {
-        Ok(p) => p,
-        Err(r) => return r,
-    };
-    let (tx, rx) = mpsc::channel(4);
-    tokio::spawn(async move {
-        let _permit = permit;
-        let mut sent = None;
-        let mut folders: Option<(Signature, serde_json::Value)> = None;
-        let mut marked: Option<tokio::time::Instant> = None;
-        loop {
-            if marked.is_none_or(|t| t.elapsed() >= crate::live::HEARTBEAT) {
-                mark_watched(&state.config);
-                marked = Some(tokio::time::Instant::now());
-            }
-            // The journals are read again only when they change.
-            let journals = signature(&state.config, false);
-            if folders.as_ref().is_none_or(|(s, _)| *s != journals) {
-                folders = Some((journals.clone(), live_folders(&state.config)));
-            }
-            // Stale games drop out of the view even when nothing else changes.
-            let epoch = crate::live::unix_ms() / 5_000;
-            let now = (journals, signature(&state.config, true), epoch);
-            if sent.as_ref() != Some(&now) {
-                let folders = folders
-                    .as_ref()
-                    .map_or(&serde_json::Value::Null, |(_, f)| f);
-                let snapshot = live_snapshot(folders, &live_games(&state.config));
-                let Ok(event) = Event::default().event("live").json_data(&snapshot) else {
-                    return;
-                };
-                if tx.send(event).await.is_err() {
-                    return;
-                }
-                sent = Some(now);
-            }
-            tokio::select! {
-                () = tokio::time::sleep(LIVE_POLL) => {}
-                () = tx.closed() => return,
-            }
-        }
-    });
-    sse(rx)
 }
 
 async fn api_report(State(state): State<Shared>, Query(q): Query<JournalQuery>) -> Response {
