@@ -13,6 +13,7 @@ pub mod client;
 pub mod clock;
 pub mod config;
 pub mod grade;
+pub mod live;
 pub mod out_lock;
 pub mod pgn;
 pub mod process;

@@ -39,18 +39,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let args = match &mut cli.command {
-        Command::Match(args) => Some(args),
-        Command::Tournament(t) => Some(&mut t.common),
-        Command::Merge(_)
-        | Command::Report(_)
-        | Command::Check(_)
-        | Command::Grade(_)
-        | Command::Serve(_) => None,
+    let groups = match &mut cli.command {
+        Command::Match(args) => Some(&mut args.engine_groups),
+        Command::Tournament(t) => Some(&mut t.common.engine_groups),
+        Command::Serve(args) => Some(&mut args.engine_groups),
+        Command::Merge(_) | Command::Report(_) | Command::Check(_) | Command::Grade(_) => None,
     };
-    if let (Some(args), Some((_, sub))) = (args, matches.subcommand()) {
-        if let Ok(Some(groups)) = sub.try_get_occurrences::<String>("engine") {
-            args.engine_groups = groups.map(|g| g.cloned().collect()).collect();
+    if let (Some(groups), Some((_, sub))) = (groups, matches.subcommand()) {
+        if let Ok(Some(found)) = sub.try_get_occurrences::<String>("engine") {
+            *groups = found.map(|g| g.cloned().collect()).collect();
         }
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -623,8 +623,10 @@ pub fn read_journal(path: &Path) -> io::Result<Vec<GameRecord>> {
         .collect()
 }
 
-/// A game in progress, as the referee leaves it after every move in
-/// `OUT/live/<run>-w<worker>.json` (replaced atomically), for `arena serve` to show.
+/// A game in progress, as the referee leaves it in `OUT/live/<run>-w<worker>.json`
+/// (replaced atomically) after every move and, throttled, during a search, for
+/// `arena serve` to show; written only while a server watches the folder (see
+/// [`crate::live`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LiveGame {
     /// The run playing it.
@@ -645,6 +647,36 @@ pub struct LiveGame {
     pub result: String,
     /// When this file was written, ms since the Unix epoch.
     pub updated_unix_ms: u64,
+    /// When the arena read the last move's `bestmove`, ms since the Unix epoch (0 before
+    /// the first move).
+    #[serde(default)]
+    pub moved_unix_ms: u64,
+    /// The search in progress, if an engine is thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<LiveThinking>,
+}
+
+/// The search in progress in a live game: the engine's latest `info` values.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiveThinking {
+    /// The seat searching.
+    pub seat: Option<Seat>,
+    /// Milliseconds since `go`.
+    pub elapsed_ms: u64,
+    /// Depth.
+    pub depth: Option<u32>,
+    /// Selective depth.
+    pub seldepth: Option<u32>,
+    /// Score (mover's view).
+    pub score: Option<String>,
+    /// Nodes.
+    pub nodes: Option<u64>,
+    /// Nodes per second.
+    pub nps: Option<u64>,
+    /// Principal variation.
+    pub pv: Vec<String>,
+    /// `info` lines so far in this search.
+    pub lines: u64,
 }
 
 impl LiveGame {

@@ -21,6 +21,7 @@ use tokio::time::Instant;
 
 use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
 use crate::clock::{Charge, Clock, TimeControl};
+use crate::live::Publisher;
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
     round_ms, AdjudicationRule, Claims, GameRecord, LiveGame, MoveRecord, OpeningRecord,
@@ -402,22 +403,19 @@ struct GameState {
     last_bestmove: Option<Instant>,
     claims: Option<Claims>,
     notes: Vec<String>,
-    /// The live file and what it holds besides the moves.
-    live: Option<(PathBuf, LiveGame)>,
+    /// The live file, written only while a server watches (see [`crate::live`]).
+    live: Option<Publisher>,
 }
 
 impl GameState {
-    /// Rewrites the live file, if any, with the moves so far and `result`.
+    /// Publishes the moves so far and `result` in the live file, if a server watches.
     fn publish(&mut self, result: &str) {
-        if let Some((path, live)) = self.live.as_mut() {
-            live.moves.clone_from(&self.moves);
-            live.result = result.to_string();
-            live.updated_unix_ms = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
-            if let Err(e) = live.write(path) {
-                log::warn!("cannot write the live file {}: {e}", path.display());
-            }
+        if let Some(live) = self.live.as_mut() {
+            live.publish(
+                &self.moves,
+                result,
+                self.last_bestmove.map(Instant::into_std),
+            );
         }
     }
 
@@ -537,8 +535,9 @@ pub async fn play_game(
         claims: None,
         notes: Vec::new(),
         live: settings.live_dir.as_ref().map(|dir| {
-            (
-                dir.join(format!("{run}-w{}.json", slots[0].worker)),
+            Publisher::new(
+                dir,
+                &format!("{run}-w{}.json", slots[0].worker),
                 LiveGame {
                     run: run.to_string(),
                     game: scheduled.index,
@@ -549,6 +548,8 @@ pub async fn play_game(
                     moves: Vec::new(),
                     result: "*".into(),
                     updated_unix_ms: 0,
+                    moved_unix_ms: 0,
+                    thinking: None,
                 },
             )
         }),
@@ -819,7 +820,19 @@ async fn run_game_inner(
         }
         let go_sent = Instant::now();
         let latency = state.last_bestmove.map(|t| go_sent.duration_since(t));
-        let report = match r.client.read_bestmove(go_sent + allowance, go_sent).await {
+        // The search in progress goes to the live file while a server watches; otherwise
+        // each info line costs one clock read.
+        let live = &mut state.live;
+        let mut show = |info: &agon::protocol::Info| {
+            if let Some(live) = live.as_mut() {
+                live.thinking(mover, go_sent.into_std(), info);
+            }
+        };
+        let report = match r
+            .client
+            .read_bestmove_watching(go_sent + allowance, go_sent, &mut show)
+            .await
+        {
             Ok(report) => report,
             Err(ClientError::Timeout { waited_ms, .. }) => {
                 return Err(Termination::TimeForfeit {

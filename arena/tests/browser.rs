@@ -9,8 +9,12 @@
 //! and the result in words, rematch with colours swapped, board flip, ticking clocks; a
 //! Tak 6x6 game against agon played to the end by clicks with the counts checked against
 //! the library after every ply; live view; replay by game number, paginated and filtered,
-//! with keyboard steps; the report. The checks are in `arena/web-tests/browser.mjs`;
-//! screenshots go to `target/browser-artifacts/` (docs/web-board.md lists them).
+//! with keyboard steps; the report; the live view with the engines' search in progress; a
+//! 20-game match timed from each `bestmove` to the page showing it (server-sent events, the
+//! match started after the page watches a folder that did not exist yet); a page of
+//! another origin (a second loopback port) failing to start a game by `fetch` or form.
+//! The checks are in `arena/web-tests/browser.mjs`; screenshots go to
+//! `target/browser-artifacts/` (docs/web-board.md lists them).
 
 mod common;
 
@@ -67,6 +71,7 @@ const SCREENSHOTS: &[&str] = &[
     "replay-list.png",
     "replay.png",
     "report.png",
+    "cross-origin-form.png",
 ];
 
 fn web_tests() -> PathBuf {
@@ -165,10 +170,14 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     for e in &engines {
         serve.arg("--engine").arg(e);
     }
+    // A folder the page watches before it exists: the timed match starts there later.
+    let timed = dir.path().join("timed");
     let mut server = Killed(
         serve
             .arg("--watch")
             .arg(&watch)
+            .arg("--watch")
+            .arg(&timed)
             .arg("--journal")
             .arg(&journal)
             .arg("--journal")
@@ -192,6 +201,9 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     let mut node = Command::new("node");
     node.current_dir(web_tests())
         .env("CHROMIUM", &chromium)
+        .env("ARENA", arena())
+        .env("SCRIPTED", common::scripted())
+        .env("TIMED_OUT", &timed)
         .arg("browser.mjs")
         .arg(&url)
         .arg(&artifacts)
@@ -202,6 +214,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
     println!("{text}");
     assert!(out.status.success(), "browser checks failed:\n{text}");
     assert!(text.contains("all browser checks passed"), "{text}");
+    assert!(text.contains("bestmove to page:"), "{text}");
     for shot in SCREENSHOTS {
         let size = std::fs::metadata(artifacts.join(shot)).map_or(0, |m| m.len());
         assert!(size > 1000, "screenshot {shot} missing or empty");

@@ -1,6 +1,9 @@
 //! `arena serve`'s safety, end to end over real sockets: the page can only start the
 //! configured engines (a command it names is never run), and only this machine is
-//! answered by default (peers on other interfaces and foreign `Host` names get 403).
+//! answered by default (peers on other interfaces and foreign `Host` names get 403);
+//! requests that change state need JSON, this server's origin and its secret token;
+//! ended sessions are freed at once and every limit is named; the live view costs a
+//! match nothing until a page watches.
 
 mod common;
 
@@ -9,12 +12,14 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{agon, arena};
+use common::{agon, arena, scripted_engine};
 
 /// A running `arena serve`, killed on drop.
 struct Server {
     child: Child,
     port: u16,
+    /// The lines it printed after the address.
+    banner: Vec<String>,
 }
 
 impl Drop for Server {
@@ -24,7 +29,8 @@ impl Drop for Server {
     }
 }
 
-/// Starts `arena serve --port 0` with `args`; reads the address it prints.
+/// Starts `arena serve --port 0` with `args`; reads the address it prints and the
+/// lines after it, up to the last (`answering ...`).
 fn serve(args: &[&str]) -> Server {
     let mut child = Command::new(arena())
         .arg("serve")
@@ -35,9 +41,20 @@ fn serve(args: &[&str]) -> Server {
         .spawn()
         .expect("start arena serve");
     let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().expect("stdout"))
-        .read_line(&mut line)
-        .expect("read the address");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    out.read_line(&mut line).expect("read the address");
+    let mut banner = Vec::new();
+    loop {
+        let mut more = String::new();
+        if out.read_line(&mut more).unwrap_or(0) == 0 || !more.starts_with("  ") {
+            break;
+        }
+        let answering = more.contains("answering");
+        banner.push(more.trim().to_string());
+        if answering {
+            break;
+        }
+    }
     let port = line
         .trim()
         .trim_end_matches('/')
@@ -45,16 +62,101 @@ fn serve(args: &[&str]) -> Server {
         .next()
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no address in '{line}'"));
-    Server { child, port }
+    Server {
+        child,
+        port,
+        banner,
+    }
 }
 
-/// One HTTP/1.1 request; returns the status code and the body.
+impl Server {
+    fn addr(&self) -> SocketAddr {
+        local(self.port)
+    }
+
+    /// The secret token, as a client that is not a browser gets it.
+    fn token(&self) -> String {
+        let (status, body) = request(self.addr(), "localhost", "GET", "/api/token", "");
+        assert_eq!(status, 200, "{body}");
+        let token = serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{token}"
+        );
+        token
+    }
+
+    /// A state-changing request as the page sends it (JSON, the token).
+    fn post(&self, token: &str, path: &str, body: &str) -> (u16, String) {
+        request_with(
+            self.addr(),
+            "POST",
+            path,
+            &[
+                ("Content-Type", "application/json"),
+                ("X-Agon-Token", token),
+            ],
+            body,
+        )
+    }
+
+    fn get_json(&self, path: &str) -> serde_json::Value {
+        let (status, body) = request(self.addr(), "localhost", "GET", path, "");
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
+    }
+
+    /// Sessions in progress, as the server counts them.
+    fn sessions(&self) -> u64 {
+        self.get_json("/api/config")["sessions"].as_u64().unwrap()
+    }
+
+    /// The server's resident memory (kB), from /proc.
+    fn rss_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+}
+
+/// One HTTP/1.1 request as a JSON client with no token; returns the status and body.
 fn request(addr: SocketAddr, host: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    request_with(
+        addr,
+        method,
+        path,
+        &[("Host", host), ("Content-Type", "application/json")],
+        body,
+    )
+}
+
+/// One HTTP/1.1 request with exactly `headers` (`Host: localhost:<port>` unless given,
+/// as a browser sends it); returns the status code and the body.
+fn request_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: localhost:{}\r\n", addr.port()));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{head}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -90,10 +192,11 @@ fn the_page_cannot_start_a_command_that_is_not_configured() {
         &format!("cmd={} name=configured", agon.display()),
     ]);
     let addr = local(server.port);
+    let token = server.token();
     let script_text = script.display().to_string();
     for who in [script_text.as_str(), "agon", "sh -c 'touch x'"] {
         let body = serde_json::json!({ "game": "tictactoe", "p1": "human", "p2": who }).to_string();
-        let (status, answer) = request(addr, "localhost", "POST", "/api/play", &body);
+        let (status, answer) = server.post(&token, "/api/play", &body);
         assert_eq!(status, 403, "{who}: {answer}");
         assert!(
             answer.contains("not a configured engine") && answer.contains("'configured'"),
@@ -118,17 +221,18 @@ fn the_page_cannot_start_a_command_that_is_not_configured() {
         ),
         (r#"{"game": "tictactoe"}"#, "bad request"),
     ] {
-        let (status, answer) = request(addr, "localhost", "POST", "/api/play", body);
+        let (status, answer) = server.post(&token, "/api/play", body);
         assert_eq!(status, 400, "{body}: {answer}");
         assert!(answer.contains(reason), "{body}: {answer}");
     }
     // The configured engine does start and play.
     let body = r#"{"game": "tictactoe", "p1": "configured", "p2": "human", "movetime_ms": 50}"#;
-    let (status, answer) = request(addr, "localhost", "POST", "/api/play", body);
+    let (status, answer) = server.post(&token, "/api/play", body);
     assert_eq!(status, 200, "{answer}");
     let id = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
-        .as_u64()
-        .unwrap();
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut moves = 0;
     for _ in 0..100 {
         let (_, state) = request(addr, "localhost", "GET", &format!("/api/play/{id}"), "");
@@ -223,4 +327,488 @@ fn binds_to_loopback_by_default() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(line.starts_with("arena serve: http://127.0.0.1:"), "{line}");
+}
+
+/// Starts nothing: a configured engine that leaves a mark if anything runs it.
+fn marking_engine(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let marker = dir.join("ran");
+    let script = dir.join("engine.sh");
+    std::fs::write(&script, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    (marker, format!("cmd={} name=marked", script.display()))
+}
+
+#[test]
+fn changing_state_needs_json_this_origin_and_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let (marker, engine) = marking_engine(dir.path());
+    let server = serve(&["--engine", &engine]);
+    let token = server.token();
+    let own = format!("http://localhost:{}", server.port);
+    let game = r#"{"game": "tictactoe", "p1": "marked", "p2": "human"}"#;
+    let form = "game=tictactoe&p1=marked&p2=human";
+    let wrong = "0".repeat(32);
+    let json = ("Content-Type", "application/json");
+    // What is sent, its headers and body, the status and a word of the reason expected.
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str, u16, &'a str);
+    let refusals: Vec<Case> = vec![
+        ("no token", vec![json], game, 403, "there is none"),
+        (
+            "a wrong token",
+            vec![json, ("X-Agon-Token", &wrong)],
+            game,
+            403,
+            "this one is wrong",
+        ),
+        (
+            "another origin (a page on another loopback port)",
+            vec![
+                json,
+                ("X-Agon-Token", &token),
+                ("Origin", "http://127.0.0.1:1"),
+            ],
+            game,
+            403,
+            "another origin",
+        ),
+        (
+            "an opaque origin",
+            vec![json, ("X-Agon-Token", &token), ("Origin", "null")],
+            game,
+            403,
+            "another origin",
+        ),
+        (
+            "Sec-Fetch-Site: same-site",
+            vec![
+                json,
+                ("X-Agon-Token", &token),
+                ("Sec-Fetch-Site", "same-site"),
+            ],
+            game,
+            403,
+            "another site",
+        ),
+        (
+            "Sec-Fetch-Site: cross-site",
+            vec![
+                json,
+                ("X-Agon-Token", &token),
+                ("Sec-Fetch-Site", "cross-site"),
+                ("Origin", &own),
+            ],
+            game,
+            403,
+            "another site",
+        ),
+        (
+            "text/plain (a simple cross-origin fetch)",
+            vec![("Content-Type", "text/plain"), ("X-Agon-Token", &token)],
+            game,
+            415,
+            "text/plain",
+        ),
+        (
+            "a form",
+            vec![
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("X-Agon-Token", &token),
+            ],
+            form,
+            415,
+            "application/json",
+        ),
+        (
+            "a multipart form",
+            vec![
+                ("Content-Type", "multipart/form-data; boundary=x"),
+                ("X-Agon-Token", &token),
+            ],
+            game,
+            415,
+            "application/json",
+        ),
+        (
+            "no Content-Type",
+            vec![("X-Agon-Token", &token)],
+            game,
+            415,
+            "none",
+        ),
+    ];
+    for (what, headers, body, status, reason) in &refusals {
+        for path in ["/api/play", "/api/play/0123/stop"] {
+            let (got, answer) = request_with(server.addr(), "POST", path, headers, body);
+            assert_eq!(got, *status, "{what} on {path}: {answer}");
+            let error = serde_json::from_str::<serde_json::Value>(&answer)
+                .unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {answer}"))["error"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(error.contains(reason), "{what}: {error}");
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(server.sessions(), 0, "a refused request started a game");
+    assert!(!marker.exists(), "a refused request ran the engine");
+    // A browser page of another origin cannot read the token either.
+    let (status, answer) = request_with(
+        server.addr(),
+        "GET",
+        "/api/token",
+        &[("Sec-Fetch-Site", "cross-site")],
+        "",
+    );
+    assert_eq!(status, 403, "{answer}");
+    assert!(!answer.contains(&token));
+    // The page carries it; the same request from this origin, as the page sends it, is
+    // accepted; ids are 128 random bits.
+    let (status, page) = request(server.addr(), "localhost", "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains(&format!("<meta name=\"agon-token\" content=\"{token}\">")),
+        "{page}"
+    );
+    let (status, answer) = request_with(
+        server.addr(),
+        "POST",
+        "/api/play",
+        &[
+            json,
+            ("X-Agon-Token", &token),
+            ("Origin", &own),
+            ("Sec-Fetch-Site", "same-origin"),
+        ],
+        r#"{"game": "tictactoe", "p1": "human", "p2": "human"}"#,
+    );
+    assert_eq!(status, 200, "{answer}");
+    let first = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, answer) = server.post(
+        &token,
+        "/api/play",
+        r#"{"game": "tictactoe", "p1": "human", "p2": "human"}"#,
+    );
+    let second = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for id in [&first, &second] {
+        assert!(
+            id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{id}"
+        );
+    }
+    assert_ne!(first, second);
+    assert_eq!(server.sessions(), 2);
+}
+
+#[test]
+fn ended_games_are_freed_at_once_and_every_limit_is_named() {
+    let server = serve(&["--agon", agon().to_str().unwrap()]);
+    let token = server.token();
+    let human = r#"{"game": "tictactoe", "p1": "human", "p2": "human"}"#;
+    let mut ids = Vec::new();
+    for _ in 0..64 {
+        let (status, answer) = server.post(&token, "/api/play", human);
+        assert_eq!(status, 200, "{answer}");
+        ids.push(
+            serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let (status, answer) = server.post(&token, "/api/play", human);
+    assert_eq!(status, 429, "{answer}");
+    let refusal: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(refusal["limit"], "max_sessions", "{answer}");
+    assert_eq!(refusal["max"], 64, "{answer}");
+    // A stopped game leaves the server at once; its final state is still answered.
+    let (status, answer) = server.post(&token, &format!("/api/play/{}/stop", ids[0]), "{}");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(server.sessions(), 63);
+    let last = server.get_json(&format!("/api/play/{}", ids[0]));
+    assert_eq!(last["over"][0], "*", "{last}");
+    // A game played to its end leaves too.
+    for mv in ["a1", "b1", "a2", "b2", "a3"] {
+        let (status, answer) = server.post(
+            &token,
+            &format!("/api/play/{}/move", ids[1]),
+            &format!(r#"{{"move": "{mv}"}}"#),
+        );
+        assert_eq!(status, 200, "{mv}: {answer}");
+    }
+    for _ in 0..50 {
+        if server.sessions() == 62 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(server.sessions(), 62, "the finished game is still held");
+    let (status, answer) = server.post(
+        &token,
+        &format!("/api/play/{}/move", ids[1]),
+        r#"{"move": "c3"}"#,
+    );
+    assert_eq!(status, 409, "{answer}");
+    for id in &ids[2..] {
+        let (status, _) = server.post(&token, &format!("/api/play/{id}/stop"), "{}");
+        assert_eq!(status, 200);
+    }
+    assert_eq!(server.sessions(), 0);
+    // Games with engines have their own limit.
+    let engine = r#"{"game": "tictactoe", "p1": "human", "p2": "agon-random", "movetime_ms": 50}"#;
+    let mut engine_ids = Vec::new();
+    for _ in 0..8 {
+        let (status, answer) = server.post(&token, "/api/play", engine);
+        assert_eq!(status, 200, "{answer}");
+        engine_ids.push(
+            serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let (status, answer) = server.post(&token, "/api/play", engine);
+    assert_eq!(status, 429, "{answer}");
+    assert!(
+        answer.contains("\"limit\":\"max_engine_sessions\""),
+        "{answer}"
+    );
+    let (status, _) = server.post(&token, "/api/play", human);
+    assert_eq!(status, 200, "a game without engines is still allowed");
+    for id in &engine_ids {
+        server.post(&token, &format!("/api/play/{id}/stop"), "{}");
+    }
+    // A body over the limit, and an unknown game.
+    let big = format!(
+        r#"{{"game": "tictactoe", "p1": "human", "p2": "human", "position": "{}"}}"#,
+        "x".repeat(70_000)
+    );
+    let (status, answer) = server.post(&token, "/api/play", &big);
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("\"limit\":\"max_body_bytes\""), "{answer}");
+    let (status, answer) = server.post(&token, "/api/play/nonsense/stop", "{}");
+    assert_eq!(status, 404, "{answer}");
+}
+
+/// 10,000 games created and stopped: the server's memory stays flat (issue 19 measured
+/// 8 MB growing to 1 GB when stopped games were kept for 10 minutes).
+#[test]
+fn ten_thousand_create_stop_cycles_keep_the_memory_flat() {
+    let server = serve(&[]);
+    let token = server.token();
+    let human = r#"{"game": "tictactoe", "p1": "human", "p2": "human"}"#;
+    let cycle = || {
+        let (status, answer) = server.post(&token, "/api/play", human);
+        assert_eq!(status, 200, "{answer}");
+        let id = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (status, answer) = server.post(&token, &format!("/api/play/{id}/stop"), "{}");
+        assert_eq!(status, 200, "{answer}");
+    };
+    // Warm up the allocator and the runtime first.
+    for _ in 0..500 {
+        cycle();
+    }
+    let before = server.rss_kb();
+    let started = std::time::Instant::now();
+    for _ in 0..10_000 {
+        cycle();
+    }
+    let after = server.rss_kb();
+    println!(
+        "10000 create/stop cycles in {:.1} s: server RSS {before} kB before, {after} kB after ({:+} kB)",
+        started.elapsed().as_secs_f64(),
+        after as i64 - before as i64
+    );
+    assert_eq!(server.sessions(), 0);
+    assert!(
+        after < before + 8 * 1024,
+        "the server grew from {before} kB to {after} kB over 10,000 cycles"
+    );
+}
+
+#[test]
+fn engine_words_as_in_match_and_a_watched_folder_that_comes_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let later = dir.path().join("later");
+    let agon = agon();
+    let agon = agon.to_str().unwrap();
+    let server = serve(&[
+        "--engine",
+        &format!("cmd={agon}"),
+        "name=words",
+        "option.Level=easy",
+        "--engine",
+        &format!("cmd={agon} name=quoted"),
+        "--watch",
+        later.to_str().unwrap(),
+    ]);
+    assert!(
+        server
+            .banner
+            .iter()
+            .any(|l| l.contains("does not exist yet") && l.contains("later")),
+        "{:?}",
+        server.banner
+    );
+    let config = server.get_json("/api/config");
+    assert_eq!(
+        config["engines"],
+        serde_json::json!(["words", "quoted"]),
+        "{config}"
+    );
+    let live = server.get_json("/api/live");
+    assert_eq!(live["folders"][0]["exists"], false, "{live}");
+    assert!(!later.exists(), "the server created the watched folder");
+    std::fs::create_dir(&later).unwrap();
+    let live = server.get_json("/api/live");
+    assert_eq!(live["folders"][0]["exists"], true, "{live}");
+}
+
+/// Reads server-sent events from `path` until `done` says so of one event's data (or
+/// `limit` passes); returns the data of every event read.
+fn events_until(
+    addr: SocketAddr,
+    path: &str,
+    limit: Duration,
+    mut done: impl FnMut(&serde_json::Value) -> bool,
+) -> Vec<serde_json::Value> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    write!(
+        s,
+        // HTTP/1.0: the stream comes unchunked, one line per field.
+        "GET {path} HTTP/1.0\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(s);
+    let start = std::time::Instant::now();
+    let mut seen = Vec::new();
+    let mut line = String::new();
+    while start.elapsed() < limit {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(_) => continue,
+        }
+        if let Some(data) = line.trim_end().strip_prefix("data: ") {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(data) else {
+                continue;
+            };
+            let stop = done(&value);
+            seen.push(value);
+            if stop {
+                break;
+            }
+        }
+    }
+    seen
+}
+
+/// The live files (and their temporaries) in `out/live`.
+fn live_files(out: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(out.join("live"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.contains(".json"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_match_nobody_watches_writes_no_live_file_and_a_page_that_comes_gets_its_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // Engines that use exactly their 20 ms a move: about 5 games a second.
+    let mut run = Command::new(arena());
+    run.current_dir(dir.path())
+        .args(["match", "--no-progress", "--game", "tictactoe"])
+        .args(["--games", "2000", "--concurrency", "1"])
+        .args(scripted_engine("use-exact-time", "a", "st=0.02"))
+        .args(scripted_engine("use-exact-time", "b", "st=0.02"))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    /// SIGTERM, so that the match stops its engines.
+    struct Stop(Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            // SAFETY: kill(2) on the pid of a child not yet waited for.
+            unsafe {
+                libc::kill(self.0.id() as i32, libc::SIGTERM);
+            }
+            let _ = self.0.wait();
+        }
+    }
+    let mut matched = Stop(run.spawn().expect("start arena match"));
+    // Nobody watches: games are played, no live file appears.
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(2) {
+        let files = live_files(&out);
+        assert!(
+            files.is_empty(),
+            "live files written while nobody watches: {files:?}"
+        );
+        std::thread::sleep(Duration::from_millis(3));
+    }
+    let journal = out.join("journal.jsonl");
+    let played = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
+    assert!(played >= 2, "the match played {played} games in 2 s");
+    // A page comes: moves arrive by server-sent events.
+    let server = serve(&["--watch", out.to_str().unwrap()]);
+    let mut plies: std::collections::HashMap<(String, u64), usize> = Default::default();
+    let mut grew = 0;
+    let events = events_until(
+        server.addr(),
+        "/api/live/events",
+        Duration::from_secs(15),
+        |snapshot| {
+            for g in snapshot["games"].as_array().into_iter().flatten() {
+                let key = (
+                    g["live"]["run"].as_str().unwrap_or("").to_string(),
+                    g["live"]["game"].as_u64().unwrap_or(0),
+                );
+                let n = g["live"]["moves"].as_array().map_or(0, Vec::len);
+                if plies.get(&key).is_some_and(|&before| n > before) {
+                    grew += 1;
+                }
+                plies.insert(key, n);
+            }
+            grew >= 5
+        },
+    );
+    assert!(
+        grew >= 5,
+        "the page saw {grew} new moves in {} events",
+        events.len()
+    );
+    assert!(!live_files(&out).is_empty());
+    // The page goes: the match stops publishing once the flag is stale.
+    drop(server);
+    std::thread::sleep(Duration::from_millis(3_600));
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(1) {
+        let files = live_files(&out);
+        assert!(
+            files.is_empty(),
+            "live files written after the page left: {files:?}"
+        );
+        std::thread::sleep(Duration::from_millis(3));
+    }
+    assert!(
+        matches!(matched.0.try_wait(), Ok(None)),
+        "the match ended too early for this test"
+    );
 }

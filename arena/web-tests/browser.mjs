@@ -1,12 +1,16 @@
 // Browser tests of `arena serve` in Debian's headless Chromium, driven by playwright-core.
 // Run by arena/tests/browser.rs:
 //   node browser.mjs <base-url> <artifact-dir> <journal-path> <many-games-journal>
+// with ARENA, SCRIPTED (binaries) and TIMED_OUT (a folder the server watches that does not
+// exist yet: a 20-game match started there is timed from bestmove to page).
 // Exits 0 when every check passes; otherwise prints the failed check and exits 1.
 // Screenshots of every screen go to <artifact-dir> (docs/web-board.md names them).
 import { chromium } from 'playwright-core';
 import { mkdirSync, rmSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
 
 const [base, artifacts, journal, manyJournal] = process.argv.slice(2);
 if (!base || !artifacts || !journal || !manyJournal) {
@@ -447,7 +451,50 @@ try {
   await page.waitForSelector('#live-games .live-game svg', { timeout: 60000 });
   await page.waitForSelector('#live-folders table.standings');
   check(true, 'a game of the running match is shown live, with standings');
+  await page.waitForFunction(() => [...document.querySelectorAll('#live-games .live-thinking')]
+    .some((p) => /depth \d/.test(p.textContent)), null, { timeout: 30000 });
+  const thinking = await page.evaluate(() => [...document.querySelectorAll('#live-games .live-thinking')]
+    .map((p) => p.textContent).find((t) => /depth \d/.test(t)));
+  check(true, `the engine's search in progress is shown live: "${thinking}"`);
   await page.screenshot({ path: join(artifacts, 'live.png'), fullPage: true });
+
+  // 6b. A 20-game match started in a folder the page watched before it existed: every
+  // move timed from the arena reading its bestmove to the page showing it.
+  const timedOut = process.env.TIMED_OUT;
+  await page.waitForFunction((dir) => [...document.querySelectorAll('#live-folders h3')]
+    .some((h) => h.textContent.startsWith(dir) && /does not exist yet/.test(h.textContent)), timedOut);
+  check(true, 'a watched folder that does not exist yet is shown as awaited');
+  await page.evaluate((dir) => {
+    window.latency = [];
+    const seen = new Map();
+    new MutationObserver(() => {
+      const now = Date.now();
+      for (const g of document.querySelectorAll('#live-games .live-game')) {
+        if (g.dataset.dir !== dir) continue;
+        const key = `${g.dataset.run}/${g.dataset.game}`;
+        const plies = Number(g.dataset.plies);
+        const before = seen.get(key);
+        if (before !== undefined && plies === before + 1 && Number(g.dataset.movedMs) > 0) {
+          window.latency.push(now - Number(g.dataset.movedMs));
+        }
+        seen.set(key, plies);
+      }
+    }).observe(document.getElementById('live-games'), { childList: true });
+  }, timedOut);
+  // Engines that take exactly their 50 ms a move, so that the page sees each move apart.
+  const engine = (name) => ['--engine', `cmd=${process.env.SCRIPTED}`, 'args=use-exact-time', `name=${name}`, 'st=0.05'];
+  const timed = spawn(process.env.ARENA, ['match', '--no-progress', '--game', 'tictactoe', '--games', '20',
+    '--concurrency', '1', ...engine('a'), ...engine('b'), '--out', timedOut], { stdio: 'ignore' });
+  const code = await new Promise((resolve) => timed.on('exit', resolve));
+  check(code === 0, 'the timed match ran to its end');
+  await page.waitForTimeout(300);
+  const latency = (await page.evaluate(() => window.latency)).sort((a, b) => a - b);
+  const median = latency.length ? latency[Math.floor((latency.length - 1) / 2)] : NaN;
+  console.log(`bestmove to page: ${latency.length} moves of a 20-game watched match, median ${median} ms, ` +
+    `worst ${latency[latency.length - 1]} ms`);
+  check(latency.length >= 60, `the page saw ${latency.length} moves of the timed match one by one`);
+  check(median <= 200, `bestmove to page in ${median} ms (median)`);
+
 
   // 8. Replay: games by number, a page at a time, filtered; the board in view; keys.
   await page.click('#tab-replay');
@@ -513,6 +560,54 @@ try {
   check(/Nodes per move/.test(text) && /Standings/.test(text), 'the report opens from the page');
   check(await report.locator('svg').count() >= 4, 'the report has its charts');
   await report.screenshot({ path: join(artifacts, 'report.png'), fullPage: true });
+
+  // 9. A page of another origin (a second loopback port) cannot start a game: not by
+  // fetch (text/plain, sent without a preflight), not by JSON with a guessed token, not
+  // by a form post; nor read the token.
+  await stopGame();
+  const sessions = async () => (await (await fetch(`${base}api/config`)).json()).sessions;
+  const before = await sessions();
+  const evilHtml = `<!DOCTYPE html><html><head><title>another site</title></head><body>
+<form id="plain" method="POST" action="${base}api/play" enctype="text/plain">
+<input name='{"game":"tictactoe","p1":"agon","p2":"agon","x":"' value='"}'><button>plain</button></form>
+<form id="urlencoded" method="POST" action="${base}api/play"><input name="game" value="tictactoe">
+<input name="p1" value="agon"><input name="p2" value="agon"><button>urlencoded</button></form>
+<script>
+window.results = {};
+const body = JSON.stringify({ game: 'tictactoe', p1: 'agon', p2: 'agon' });
+const tell = (key, p) => p.then((r) => { results[key] = 'read ' + r.status; }, (e) => { results[key] = 'failed: ' + e; });
+window.attempts = Promise.all([
+  fetch('${base}api/play', { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body })
+    .then((r) => { results.opaque = 'sent, ' + r.type; }, (e) => { results.opaque = 'failed: ' + e; }),
+  tell('plain', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body })),
+  tell('json', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Agon-Token': 'guess' }, body })),
+  tell('token', fetch('${base}api/token')),
+]);
+</script></body></html>`;
+  const evil = createServer((request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html' });
+    response.end(evilHtml);
+  });
+  await new Promise((resolve) => evil.listen(0, '127.0.0.1', resolve));
+  const evilUrl = `http://127.0.0.1:${evil.address().port}/`;
+  const evilPage = await context.newPage();
+  await evilPage.goto(evilUrl);
+  await evilPage.evaluate(() => window.attempts);
+  const results = await evilPage.evaluate(() => window.results);
+  check(Object.values(results).every((r) => !r.startsWith('read')),
+    `another origin reads no answer: ${JSON.stringify(results)}`);
+  for (const form of ['plain', 'urlencoded']) {
+    await evilPage.goto(evilUrl);
+    await Promise.all([evilPage.waitForURL(`${base}api/play`), evilPage.click(`#${form} button`)]);
+    const answer = await evilPage.textContent('body');
+    check(/refused/.test(answer), `a ${form} form post from another origin is refused: ${answer}`);
+  }
+  await evilPage.screenshot({ path: join(artifacts, 'cross-origin-form.png') });
+  await evilPage.close();
+  evil.close();
+  await page.waitForTimeout(500);
+  const after = await sessions();
+  check(after <= before, `no game started from another origin (games in progress: ${before} before, ${after} after)`);
 
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   await context.close();

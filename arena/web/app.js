@@ -1,4 +1,6 @@
-// The arena's web page: plays and watches games through the server's JSON API.
+// The arena's web page: plays and watches games through the server's JSON API; updates
+// arrive as server-sent events (a game's at /api/play/<id>/events, the watched folders'
+// at /api/live/events).
 // Boards are drawn from the server's board view (rows of cells); legality always comes
 // from the server, which uses the same rules library as the referee.
 'use strict';
@@ -6,9 +8,14 @@
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 
+// The server's secret, which every request that changes something carries.
+const TOKEN = (document.querySelector('meta[name="agon-token"]') || {}).content || '';
+
 async function api(path, body) {
   const init = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Agon-Token': TOKEN },
+    body: JSON.stringify(body),
   };
   const response = await fetch(path, init);
   let data = null;
@@ -24,6 +31,7 @@ for (const button of document.querySelectorAll('.tab')) {
 }
 function showTab(name) {
   activeTab = name;
+  if (name !== 'live') stopLive();
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === name);
   for (const p of document.querySelectorAll('.panel')) p.classList.toggle('active', p.id === name);
   if (name === 'replay') loadJournals();
@@ -232,7 +240,7 @@ const fmt = (v) => (v === undefined || v === null ? '' : String(v));
 // ---- play ----
 let config = null;
 let session = null;     // the latest state
-let pollTimer = null;
+let gameEvents = null;  // the EventSource of the game shown
 let selection = null;   // clobber/halma: a square; tak: a pick-up in progress
 let engineGames = {};   // engine name -> { games: [...] | null, source }
 let info = null;        // the server's board info of the shown position (legal moves taken apart...)
@@ -369,8 +377,7 @@ $('new-game').addEventListener('submit', async (event) => {
   selection = null;
   $('stop').disabled = false;
   renderSession();
-  clearInterval(pollTimer);
-  pollTimer = setInterval(poll, 200);
+  follow(session.id);
 });
 
 $('stop').addEventListener('click', async () => {
@@ -378,23 +385,27 @@ $('stop').addEventListener('click', async () => {
   renderSession();
 });
 
-async function poll() {
-  if (!session) return;
-  const id = session.id;
-  try {
-    const next = await api(`/api/play/${id}`);
-    // A new game started while this answer was on its way: it is stale.
-    if (!session || session.id !== id) return;
-    if (next.version !== session.version || JSON.stringify(next.thinking) !== JSON.stringify(session.thinking)) {
-      session = next;
-      renderSession();
-    }
-    if (next.over) clearInterval(pollTimer);
-  } catch (e) {
-    if (!session || session.id !== id) return;
-    $('status').textContent = `lost the game: ${e.message}`;
-    clearInterval(pollTimer);
-  }
+// Follows game `id`: every change comes as a `state` event; the server ends the stream
+// after the state that says the game is over.
+function follow(id) {
+  if (gameEvents) gameEvents.close();
+  gameEvents = null;
+  if (session.over) return;
+  const events = new EventSource(`/api/play/${id}/events`);
+  gameEvents = events;
+  events.addEventListener('state', (event) => {
+    // A new game started since: this one's events are stale.
+    if (!session || session.id !== id) { events.close(); return; }
+    const next = JSON.parse(event.data);
+    if (next.over) { events.close(); if (gameEvents === events) gameEvents = null; }
+    session = next;
+    renderSession();
+  });
+  events.addEventListener('error', () => {
+    if (events.readyState !== EventSource.CLOSED || gameEvents !== events) return;
+    gameEvents = null;
+    if (session && session.id === id && !session.over) $('status').textContent = 'lost the game: the server closed its updates';
+  });
 }
 
 
@@ -850,15 +861,31 @@ function tickClocks() {
 setInterval(() => { if (session && !session.over) tickClocks(); }, 100);
 
 // ---- live ----
-async function refreshLive() {
-  if (activeTab !== 'live') return;
-  let data;
-  try { data = await api('/api/live'); } catch (e) { $('live-folders').textContent = e.message; return; }
+let liveEvents = null;
+// While the live tab is shown, the server pushes a `live` event whenever a watched
+// folder changes (and tells the matches there to publish their games).
+function refreshLive() {
+  if (activeTab !== 'live' || liveEvents) return;
+  liveEvents = new EventSource('/api/live/events');
+  liveEvents.addEventListener('live', (event) => renderLive(JSON.parse(event.data)));
+  liveEvents.addEventListener('error', () => {
+    if (liveEvents && liveEvents.readyState === EventSource.CLOSED) {
+      $('live-folders').textContent = 'the server closed the live updates';
+      liveEvents = null;
+    }
+  });
+}
+function stopLive() {
+  if (liveEvents) liveEvents.close();
+  liveEvents = null;
+}
+
+function renderLive(data) {
   const folders = $('live-folders');
   folders.replaceChildren(...data.folders.map((f) => {
     const div = document.createElement('div');
     const h = document.createElement('h3');
-    h.textContent = `${f.dir}: ${f.games} games finished`;
+    h.textContent = f.exists === false ? `${f.dir}: does not exist yet; waiting for it` : `${f.dir}: ${f.games} games finished`;
     div.append(h, standingsTable(f.standings));
     return div;
   }));
@@ -867,6 +894,11 @@ async function refreshLive() {
   games.replaceChildren(...data.games.map((g) => {
     const div = document.createElement('div');
     div.className = 'live-game';
+    div.dataset.dir = g.dir;
+    div.dataset.run = g.live.run;
+    div.dataset.game = g.live.game;
+    div.dataset.plies = g.live.moves.length;
+    div.dataset.movedMs = g.live.moved_unix_ms;
     const title = document.createElement('p');
     const last = g.live.moves[g.live.moves.length - 1];
     title.textContent = `game ${g.live.game + 1}: ${g.live.p1} vs ${g.live.p2}, ${g.live.spec}, ply ${g.live.moves.length}` +
@@ -875,11 +907,17 @@ async function refreshLive() {
     board.className = 'board';
     if (g.view) drawBoard(board, g.view, last ? Object.fromEntries(squaresOf(last.mv).map((s) => [s, 'last'])) : {}, null, 320);
     else board.textContent = g.error;
-    div.append(title, board);
+    const info = document.createElement('p');
+    info.className = 'live-thinking';
+    const t = g.live.thinking;
+    if (t) {
+      info.textContent = `${t.seat} thinking ${fmt(t.elapsed_ms)} ms: depth ${fmt(t.depth)}, score ${fmt(t.score)}, ` +
+        `${fmt(t.nodes)} nodes, ${fmt(t.nps)} nps` + (t.pv && t.pv.length ? `, pv ${t.pv.join(' ')}` : '') + ` (${t.lines} info lines)`;
+    }
+    div.append(title, info, board);
     return div;
   }));
 }
-setInterval(refreshLive, 1000);
 
 function standingsTable(rows) {
   const table = document.createElement('table');

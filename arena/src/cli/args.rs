@@ -55,18 +55,22 @@ pub(crate) struct ServeArgs {
     /// Answer peers other than this machine and any Host header (off: loopback only).
     #[arg(long)]
     pub(crate) allow_remote: bool,
-    /// An engine the page may start, as one string of --engine keys, e.g.
-    /// --engine "cmd=./mybot name=mine"; repeat for more. Without --engine or --config:
-    /// agon, agon-easy, agon-minimax-d3 and agon-random.
-    #[arg(long, value_name = "WORDS")]
+    /// An engine the page may start, as key=value words like match --engine, e.g.
+    /// --engine cmd=./mybot name=mine (one quoted string works too); repeat for more.
+    /// Without --engine or --config: agon, agon-easy, agon-minimax-d3 and agon-random.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub(crate) engine: Vec<String>,
+    /// The `--engine` words grouped by occurrence (filled from the matches, not by clap).
+    #[arg(skip)]
+    pub(crate) engine_groups: Vec<Vec<String>>,
     /// Engines from a JSON file in the format of `tournament --config`.
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
     /// The agon binary of the default engines.
     #[arg(long, value_name = "PATH")]
     pub(crate) agon: Option<PathBuf>,
-    /// An output folder of `arena match` or `tournament` to follow live (repeatable).
+    /// An output folder of `arena match` or `tournament` to follow live (repeatable); it
+    /// may not exist yet (the page shows it once it does).
     #[arg(long, value_name = "DIR")]
     pub(crate) watch: Vec<PathBuf>,
     /// A journal to replay and report (repeatable).

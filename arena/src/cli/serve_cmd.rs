@@ -21,7 +21,8 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         Some(path) => read_engine_config(path)?.1,
         None => Vec::new(),
     };
-    groups.extend(args.engine.iter().map(|e| vec![e.clone()]));
+    // The same words as `match --engine` (one quoted string is split the same way).
+    groups.extend(args.engine_groups.iter().cloned());
     if groups.is_empty() {
         let agon = args
             .agon
@@ -48,9 +49,13 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    let mut waiting = Vec::new();
     for dir in &args.watch {
-        if !dir.is_dir() {
+        if dir.exists() && !dir.is_dir() {
             bail!("--watch {}: not a folder", dir.display());
+        }
+        if !dir.exists() {
+            waiting.push(dir.display().to_string());
         }
     }
     for j in &args.journal {
@@ -100,11 +105,17 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     };
     arena::outln!("arena serve: http://{host}:{}/", address.port());
     arena::outln!("  engines: {}", names.join(", "));
-    if !args.allow_remote {
+    for dir in &waiting {
+        arena::outln!("  watching {dir}: it does not exist yet; waiting for it to appear");
+    }
+    if args.allow_remote {
+        arena::outln!("  answering any peer and any Host (--allow-remote)");
+    } else {
         arena::outln!("  answering this machine only (--allow-remote to change)");
     }
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
-    arena::serve::serve(listener, arena::serve::router(config)).await?;
+    let router = arena::serve::router(config).context("cannot start the server")?;
+    arena::serve::serve(listener, router).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -30,7 +30,7 @@ use agon::games::{erase, GameSpec};
 use agon::protocol::{Dialect, OptionType};
 
 use super::view::{board_view, BoardView};
-use super::{allowed_journal, error, find_session, read_records, Shared};
+use super::{allowed_journal, error, find_session, read_records, Found, Shared};
 use crate::record::Seat;
 use crate::referee::{EngineConfig, EngineSlot, RefereeSettings};
 
@@ -771,14 +771,14 @@ struct PlyQuery {
 
 async fn api_play_board(
     State(state): State<Shared>,
-    UrlPath(id): UrlPath<u64>,
+    UrlPath(id): UrlPath<String>,
     Query(q): Query<PlyQuery>,
 ) -> Response {
-    let session = match find_session(&state, id) {
-        Ok(s) => s,
+    let (s, start) = match find_session(&state, &id) {
+        Ok(Found::Live(session)) => (session.state(), session.start_position()),
+        Ok(Found::Ended(last)) => (last.state.clone(), last.start.clone()),
         Err(r) => return r.into_response(),
     };
-    let s = session.state();
     let spec = match GameSpec::parse(&s.view.spec) {
         Ok(spec) => spec,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
@@ -794,7 +794,6 @@ async fn api_play_board(
         );
     }
     let moves: Vec<String> = s.moves[..ply].iter().map(|m| m.mv.clone()).collect();
-    let start = session.start_position();
     match board_info(&spec, start.as_deref(), &moves, Some(&s.players)) {
         Ok(info) => Json(json!({ "version": s.version, "info": info })).into_response(),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),

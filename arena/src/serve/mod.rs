@@ -8,47 +8,75 @@
 //! picks engines by name from the configured list.
 
 pub mod board;
+mod guard;
+mod live_view;
 pub mod session;
 pub mod view;
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use guard::{body_text, guard};
+pub use guard::{foreign_origin, host_allowed, is_json, peer_allowed};
+use live_view::{api_live, api_live_events};
 
-use axum::extract::{ConnectInfo, Path as UrlPath, Query, Request, State};
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::io::Read as _;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::extract::rejection::StringRejection;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{header, StatusCode};
-use axum::middleware::{self, Next};
+use axum::middleware;
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
+use tokio::sync::mpsc;
 
 use agon::games::GameSpec;
 
-use crate::record::{GameRecord, LiveGame};
+use crate::record::GameRecord;
 use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
 use view::{board_view, replay};
 
-/// Games in progress at once; more are refused until one ends.
-pub const MAX_SESSIONS: usize = 8;
+/// Sessions (games of the page, with or without engines) at once; more are refused
+/// until one ends. A session ends when it is over, stopped, or abandoned.
+pub const MAX_SESSIONS: usize = 64;
+/// Sessions with an engine at once (each runs one or two engine processes).
+pub const MAX_ENGINE_SESSIONS: usize = 8;
+/// Event streams open at once (pages watching a game or the live folders).
+pub const MAX_STREAMS: usize = 64;
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Ended games whose final state is kept (for a page that asks after the end).
+pub const KEPT_FINAL_STATES: usize = 16;
+/// The header that carries the server's secret token on state-changing requests.
+pub const TOKEN_HEADER: &str = "x-agon-token";
 /// The time per engine move a game may ask for, in ms.
 const MOVETIME_MS: (u64, u64) = (10, 60_000);
-/// A session nobody has looked at for this long is stopped.
-const IDLE_LIMIT: Duration = Duration::from_secs(600);
+/// A session with no event stream open that nobody asked about for this long is stopped.
+const IDLE_LIMIT: Duration = Duration::from_secs(300);
 /// Live files older than this are from a match that was killed.
 const LIVE_STALE: Duration = Duration::from_secs(300);
+/// How often a live event stream looks at the watched folders.
+const LIVE_POLL: Duration = Duration::from_millis(25);
+/// The shortest gap between two events that carry only new search info.
+const INFO_EVENT_GAP: Duration = Duration::from_millis(50);
 
 /// What the server offers.
 pub struct ServeConfig {
     /// The engines the page may start, by name.
     pub engines: Vec<Arc<EngineConfig>>,
     /// Output folders of matches and tournaments to follow (their `*.jsonl` journals and
-    /// `live/` files).
+    /// `live/` files); a folder may not exist yet.
     pub watch: Vec<PathBuf>,
     /// More journals to replay and report.
     pub journals: Vec<PathBuf>,
@@ -60,46 +88,75 @@ pub struct ServeConfig {
 
 struct AppState {
     config: ServeConfig,
-    sessions: Mutex<HashMap<u64, Arc<Session>>>,
-    next_id: AtomicU64,
+    /// The secret that state-changing requests carry in [`TOKEN_HEADER`].
+    token: String,
+    /// Games in progress, by id.
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The final state (JSON) of the last [`KEPT_FINAL_STATES`] games that ended.
+    finished: Mutex<VecDeque<(String, Arc<Ended>)>>,
+    next_serial: AtomicU64,
+    streams: Arc<AtomicUsize>,
 }
 
 type Shared = Arc<AppState>;
 
+/// `bytes` random bytes from the kernel, in lower-case hex.
+///
+/// # Errors
+/// The I/O error of reading `/dev/urandom`.
+pub fn random_hex(bytes: usize) -> std::io::Result<String> {
+    let mut buf = vec![0u8; bytes];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut buf)?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// The router with its state; serve it with [`serve`].
-pub fn router(config: ServeConfig) -> Router {
+///
+/// # Errors
+/// The I/O error of drawing the server's secret token.
+pub fn router(config: ServeConfig) -> std::io::Result<Router> {
     let state = Arc::new(AppState {
         config,
+        token: random_hex(16)?,
         sessions: Mutex::new(HashMap::new()),
-        next_id: AtomicU64::new(1),
+        finished: Mutex::new(VecDeque::new()),
+        next_serial: AtomicU64::new(1),
+        streams: Arc::new(AtomicUsize::new(0)),
     });
-    let reaper = Arc::clone(&state);
+    let reaper = Arc::downgrade(&state);
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(30)).await;
-            reap(&reaper);
+            let Some(state) = reaper.upgrade() else {
+                return;
+            };
+            reap(&state);
         }
     });
-    Router::new()
-        .route("/", get(|| async { Html(INDEX_HTML) }))
+    Ok(Router::new()
+        .route("/", get(index))
         .route(
             "/app.js",
             get(|| async { asset("text/javascript", APP_JS) }),
         )
         .route("/style.css", get(|| async { asset("text/css", STYLE_CSS) }))
+        .route("/api/token", get(api_token))
         .route("/api/config", get(api_config))
         .route("/api/play", post(api_new_game))
         .route("/api/play/{id}", get(api_game_state))
+        .route("/api/play/{id}/events", get(api_game_events))
         .route("/api/play/{id}/move", post(api_move))
         .route("/api/play/{id}/stop", post(api_stop))
         .route("/api/journals", get(api_journals))
         .route("/api/journal", get(api_journal))
         .route("/api/replay", get(api_replay))
         .route("/api/live", get(api_live))
+        .route("/api/live/events", get(api_live_events))
         .route("/report", get(api_report))
         .merge(board::routes())
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(Arc::clone(&state), guard))
-        .with_state(state)
+        .with_state(state))
 }
 
 /// Serves `router` on `listener` until the process ends.
@@ -122,8 +179,41 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+/// The page, with the server's token in `<meta name="agon-token">` (never cached).
+async fn index(State(state): State<Shared>) -> Response {
+    let meta = format!("<meta name=\"agon-token\" content=\"{}\">\n", state.token);
+    let page = match INDEX_HTML.find("<head>") {
+        Some(at) => {
+            let at = at + "<head>".len();
+            format!("{}\n{meta}{}", &INDEX_HTML[..at], &INDEX_HTML[at..])
+        }
+        None => format!("{meta}{INDEX_HTML}"),
+    };
+    ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
+}
+
+/// `GET /api/token`: the token, for clients other than the page (curl, scripts); a
+/// browser gets it only from a page of this server (the guard refuses other sites, and
+/// no CORS header lets another origin read it).
+async fn api_token(State(state): State<Shared>) -> Response {
+    (
+        [(header::CACHE_CONTROL, "no-store")],
+        Json(json!({ "token": state.token, "header": TOKEN_HEADER })),
+    )
+        .into_response()
+}
+
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError(status, message.into()).into_response()
+}
+
+/// A refusal by a limit: `{"error": message, "limit": name, "max": max}`.
+fn limit_error(status: StatusCode, name: &str, max: usize, message: String) -> Response {
+    (
+        status,
+        Json(json!({ "error": message, "limit": name, "max": max })),
+    )
+        .into_response()
 }
 
 /// An API refusal: the status and a message naming what was wrong, sent as
@@ -137,78 +227,71 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Whether a peer may use the server: loopback addresses only (IPv4 `127.0.0.0/8`,
-/// IPv6 `::1`, and IPv4-mapped loopback), unless remote peers are allowed.
-pub fn peer_allowed(peer: IpAddr, allow_remote: bool) -> bool {
-    allow_remote
-        || match peer {
-            IpAddr::V4(v4) => v4.is_loopback(),
-            IpAddr::V6(v6) => {
-                v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v| v.is_loopback())
-            }
-        }
-}
-
-/// Whether a `Host` header names this machine's loopback (`localhost`, `127.0.0.1`,
-/// `[::1]`, with any port): a page from another site that rebinds its name to 127.0.0.1
-/// still sends its own name and is refused.
-pub fn host_allowed(host: Option<&str>) -> bool {
-    let Some(host) = host else {
-        return false;
-    };
-    let name = if let Some(rest) = host.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
-    } else {
-        host.rsplit_once(':').map_or(host, |(n, _)| n)
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| peer_allowed(ip, false))
-}
-
-async fn guard(
-    State(state): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if !state.config.allow_remote {
-        if !peer_allowed(peer.ip(), false) {
-            log::warn!("refused a connection from {peer}");
-            return (
-                StatusCode::FORBIDDEN,
-                format!("arena serve answers only this machine (loopback); {} is not (start it with --allow-remote to change that)\n", peer.ip()),
-            )
-                .into_response();
-        }
-        let host = request
-            .headers()
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok());
-        if !host_allowed(host) {
-            return (
-                StatusCode::FORBIDDEN,
-                format!(
-                    "arena serve answers only requests for localhost; Host '{}' is not\n",
-                    host.unwrap_or("")
-                ),
-            )
-                .into_response();
-        }
-    }
-    next.run(request).await
-}
-
+/// Stops sessions that nobody has watched for [`IDLE_LIMIT`].
 fn reap(state: &AppState) {
-    let mut sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    sessions.retain(|_, s| {
-        let idle = s.idle() > IDLE_LIMIT;
-        if idle {
-            s.stop("nobody watched it for 10 minutes");
-        }
-        !idle
+    let abandoned: Vec<Arc<Session>> = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .filter(|s| s.abandoned(IDLE_LIMIT))
+        .cloned()
+        .collect();
+    for s in abandoned {
+        s.stop(&format!(
+            "nobody watched it for {} minutes",
+            IDLE_LIMIT.as_secs() / 60
+        ));
+        retire(state, &s);
+    }
+}
+
+/// Takes an ended session out of the server: its memory goes with the last reference
+/// (its driver's, until the engines are stopped); only its final state is kept, among
+/// the last [`KEPT_FINAL_STATES`].
+fn retire(state: &AppState, session: &Arc<Session>) {
+    let removed = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&session.id)
+        .is_some();
+    if !removed {
+        return;
+    }
+    let state_now = session.state();
+    let last = Arc::new(Ended {
+        json: serde_json::to_string(&state_now).unwrap_or_default().into(),
+        start: session.start_position(),
+        state: state_now,
     });
+    let mut finished = state.finished.lock().unwrap_or_else(|e| e.into_inner());
+    finished.push_back((session.id.clone(), last));
+    while finished.len() > KEPT_FINAL_STATES {
+        finished.pop_front();
+    }
+}
+
+/// What the server keeps of an ended session (the last [`KEPT_FINAL_STATES`] of them):
+/// its final state, as sent and as data for the board's facts.
+struct Ended {
+    /// The final state as JSON, sent as it is.
+    json: Arc<str>,
+    /// The final state.
+    state: session::SessionState,
+    /// The start position, if the game did not start at the game's start.
+    start: Option<String>,
+}
+
+/// The final state of an ended session, if still kept.
+fn final_state(state: &AppState, id: &str) -> Option<Arc<Ended>> {
+    state
+        .finished
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(i, _)| i == id)
+        .map(|(_, s)| Arc::clone(s))
 }
 
 async fn api_config(State(state): State<Shared>) -> Json<serde_json::Value> {
@@ -223,11 +306,19 @@ async fn api_config(State(state): State<Shared>) -> Json<serde_json::Value> {
             })
         })
         .collect();
+    let sessions = state
+        .sessions
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .len();
     Json(json!({
         "engines": state.config.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
         "games": games,
         "watch": state.config.watch.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "sessions": sessions,
         "max_sessions": MAX_SESSIONS,
+        "max_engine_sessions": MAX_ENGINE_SESSIONS,
+        "max_streams": MAX_STREAMS,
     }))
 }
 
@@ -252,7 +343,14 @@ fn default_movetime() -> u64 {
     500
 }
 
-async fn api_new_game(State(state): State<Shared>, body: String) -> Response {
+async fn api_new_game(
+    State(state): State<Shared>,
+    body: Result<String, StringRejection>,
+) -> Response {
+    let body = match body_text(body) {
+        Ok(b) => b,
+        Err(r) => return *r,
+    };
     let request: NewGame = match serde_json::from_str(&body) {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad request: {e}")),
@@ -310,44 +408,202 @@ async fn api_new_game(State(state): State<Shared>, body: String) -> Response {
         );
     }
     let position = request.position.filter(|p| !p.trim().is_empty());
-    let id = state.next_id.fetch_add(1, Ordering::SeqCst);
+    let id = match random_hex(16) {
+        Ok(id) => id,
+        Err(e) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot draw a session id: {e}"),
+            )
+        }
+    };
+    let serial = state.next_serial.fetch_add(1, Ordering::SeqCst);
     let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-    let session = match Session::new(id, spec.clone(), position, players, request.movetime_ms) {
+    let session = match Session::new(
+        id.clone(),
+        serial,
+        spec.clone(),
+        position,
+        players,
+        request.movetime_ms,
+    ) {
         Ok(s) => s,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
     };
     {
         // Counted and inserted under one lock, so concurrent requests cannot overshoot.
         let mut sessions = state.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if sessions.values().filter(|s| !s.is_over()).count() >= MAX_SESSIONS {
-            return error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("{MAX_SESSIONS} games are in progress; stop one first"),
+        if sessions.len() >= MAX_SESSIONS {
+            return limit_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "max_sessions",
+                MAX_SESSIONS,
+                format!("{MAX_SESSIONS} games are in progress (the limit); stop one first"),
+            );
+        }
+        if session.has_engine()
+            && sessions.values().filter(|s| s.has_engine()).count() >= MAX_ENGINE_SESSIONS
+        {
+            return limit_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "max_engine_sessions",
+                MAX_ENGINE_SESSIONS,
+                format!(
+                    "{MAX_ENGINE_SESSIONS} games with an engine are in progress (the limit); stop one first"
+                ),
             );
         }
         sessions.insert(id, Arc::clone(&session));
     }
     let mut settings = state.config.referee.clone();
     settings.spec = spec;
-    tokio::spawn(Arc::clone(&session).drive(settings));
+    let driver = Arc::clone(&session);
+    let owner = Arc::clone(&state);
+    tokio::spawn(async move {
+        Arc::clone(&driver).drive(settings).await;
+        // Over or stopped: the server keeps only its final state.
+        retire(&owner, &driver);
+    });
     Json(session.state()).into_response()
 }
 
-fn find_session(state: &AppState, id: u64) -> Result<Arc<Session>, ApiError> {
-    state
+/// The session `id` in progress; an ended one's final state; or the refusal.
+enum Found {
+    Live(Arc<Session>),
+    Ended(Arc<Ended>),
+}
+
+fn find_session(state: &AppState, id: &str) -> Result<Found, ApiError> {
+    if let Some(s) = state
         .sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .get(&id)
+        .get(id)
         .cloned()
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id}")))
+    {
+        return Ok(Found::Live(s));
+    }
+    match final_state(state, id) {
+        Some(last) => Ok(Found::Ended(last)),
+        None => Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no game {}", crate::safe_text::display(&shorten_id(id))),
+        )),
+    }
 }
 
-async fn api_game_state(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Response {
-    match find_session(&state, id) {
-        Ok(s) => Json(s.state()).into_response(),
+/// An id as shown in messages: at most 40 characters.
+fn shorten_id(id: &str) -> String {
+    id.chars().take(40).collect()
+}
+
+fn json_text(text: &str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    )
+        .into_response()
+}
+
+async fn api_game_state(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    match find_session(&state, &id) {
+        Ok(Found::Live(s)) => Json(s.state()).into_response(),
+        Ok(Found::Ended(last)) => json_text(&last.json),
         Err(r) => r.into_response(),
     }
+}
+
+/// A stream of server-sent events from a channel (dropped when the page goes).
+struct Events(mpsc::Receiver<Event>);
+
+impl futures_core::Stream for Events {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx).map(|e| e.map(Ok))
+    }
+}
+
+/// A place among the [`MAX_STREAMS`] event streams, given back when dropped.
+struct StreamPermit(Arc<AtomicUsize>);
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn stream_permit(state: &AppState) -> Result<StreamPermit, Box<Response>> {
+    let taken = state
+        .streams
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < MAX_STREAMS).then_some(n + 1)
+        });
+    match taken {
+        Ok(_) => Ok(StreamPermit(Arc::clone(&state.streams))),
+        Err(_) => Err(Box::new(limit_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "max_streams",
+            MAX_STREAMS,
+            format!("{MAX_STREAMS} event streams are open (the limit); close a page first"),
+        ))),
+    }
+}
+
+fn sse(rx: mpsc::Receiver<Event>) -> Response {
+    Sse::new(Events(rx))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// `GET /api/play/{id}/events`: the game's state as a `state` event at once and after
+/// every change (search info at most every [`INFO_EVENT_GAP`]); the stream ends after
+/// the state that says the game is over.
+async fn api_game_events(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let session = match find_session(&state, &id) {
+        Ok(Found::Live(s)) => s,
+        Ok(Found::Ended(last)) => {
+            let (tx, rx) = mpsc::channel(1);
+            let _ = tx.try_send(Event::default().event("state").data(&*last.json));
+            return sse(rx);
+        }
+        Err(r) => return r.into_response(),
+    };
+    let permit = match stream_permit(&state) {
+        Ok(p) => p,
+        Err(r) => return *r,
+    };
+    let (tx, rx) = mpsc::channel(4);
+    tokio::spawn(async move {
+        let _permit = permit;
+        let _watching = session.watch();
+        let mut changes = session.subscribe();
+        let mut sent_version = None;
+        let mut sent_at = tokio::time::Instant::now();
+        loop {
+            changes.borrow_and_update();
+            let version = session.version();
+            if sent_version == Some(version) {
+                // Only the search moved on: no more than one such event per gap.
+                tokio::time::sleep_until(sent_at + INFO_EVENT_GAP).await;
+            }
+            let now = session.state();
+            let over = now.over.is_some();
+            sent_version = Some(now.version);
+            sent_at = tokio::time::Instant::now();
+            let Ok(event) = Event::default().event("state").json_data(&now) else {
+                return;
+            };
+            if tx.send(event).await.is_err() || over {
+                return;
+            }
+            tokio::select! {
+                changed = changes.changed() => if changed.is_err() { return },
+                () = tx.closed() => return,
+            }
+        }
+    });
+    sse(rx)
 }
 
 #[derive(Debug, Deserialize)]
@@ -358,11 +614,16 @@ struct MoveRequest {
 
 async fn api_move(
     State(state): State<Shared>,
-    UrlPath(id): UrlPath<u64>,
-    body: String,
+    UrlPath(id): UrlPath<String>,
+    body: Result<String, StringRejection>,
 ) -> Response {
-    let session = match find_session(&state, id) {
-        Ok(s) => s,
+    let body = match body_text(body) {
+        Ok(b) => b,
+        Err(r) => return *r,
+    };
+    let session = match find_session(&state, &id) {
+        Ok(Found::Live(s)) => s,
+        Ok(Found::Ended(_)) => return error(StatusCode::CONFLICT, MoveRefusal::Over.to_string()),
         Err(r) => return r.into_response(),
     };
     let request: MoveRequest = match serde_json::from_str(&body) {
@@ -383,12 +644,14 @@ async fn api_move(
     }
 }
 
-async fn api_stop(State(state): State<Shared>, UrlPath(id): UrlPath<u64>) -> Response {
-    match find_session(&state, id) {
-        Ok(s) => {
+async fn api_stop(State(state): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    match find_session(&state, &id) {
+        Ok(Found::Live(s)) => {
             s.stop("stopped from the page");
+            retire(&state, &s);
             Json(s.state()).into_response()
         }
+        Ok(Found::Ended(last)) => json_text(&last.json),
         Err(r) => r.into_response(),
     }
 }
@@ -575,69 +838,6 @@ async fn api_replay(State(state): State<Shared>, Query(q): Query<JournalQuery>) 
             format!("the journal's game does not replay: {e}"),
         ),
     }
-}
-
-/// A game in progress in a watched folder.
-#[derive(Serialize)]
-struct LiveView {
-    dir: String,
-    file: String,
-    live: LiveGame,
-    view: Option<view::BoardView>,
-    error: Option<String>,
-}
-
-async fn api_live(State(state): State<Shared>) -> Json<serde_json::Value> {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    let mut games = Vec::new();
-    let mut folders = Vec::new();
-    for dir in &state.config.watch {
-        let mut records = Vec::new();
-        for j in files_in(dir, "jsonl") {
-            if let Ok((r, _)) = read_records(&j) {
-                records.extend(r);
-            }
-        }
-        folders.push(json!({
-            "dir": dir.display().to_string(),
-            "games": records.len(),
-            "standings": standings(&records),
-        }));
-        let files = files_in(&dir.join("live"), "json");
-        for file in files {
-            let Ok(text) = std::fs::read_to_string(&file) else {
-                continue;
-            };
-            let Ok(live) = serde_json::from_str::<LiveGame>(&text) else {
-                continue;
-            };
-            if live.result != "*"
-                || now.saturating_sub(live.updated_unix_ms) > LIVE_STALE.as_millis() as u64
-            {
-                continue;
-            }
-            let (view, error) = match GameSpec::parse(&live.spec) {
-                Ok(spec) => {
-                    let moves: Vec<String> = live.moves.iter().map(|m| m.mv.clone()).collect();
-                    match replay(&spec, live.position.as_deref(), &moves) {
-                        Ok(g) => (Some(board_view(g.as_ref())), None),
-                        Err(e) => (None, Some(e)),
-                    }
-                }
-                Err(e) => (None, Some(e.to_string())),
-            };
-            games.push(LiveView {
-                dir: dir.display().to_string(),
-                file: file.display().to_string(),
-                live,
-                view,
-                error,
-            });
-        }
-    }
-    Json(json!({ "folders": folders, "games": games }))
 }
 
 async fn api_report(State(state): State<Shared>, Query(q): Query<JournalQuery>) -> Response {

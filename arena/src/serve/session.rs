@@ -2,6 +2,7 @@
 //! configured engine (driven over the protocol like the referee does, with its `info`
 //! lines shown as they arrive). Rules and legality come from the `agon` library.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -58,12 +59,12 @@ pub struct Thinking {
     pub lines: u64,
 }
 
-/// The state the page polls.
+/// The state the page is sent on every change.
 #[derive(Clone, Debug, Serialize)]
 pub struct SessionState {
-    /// Session id.
-    pub id: u64,
-    /// Bumped on every change.
+    /// Session id: 128 random bits in hex.
+    pub id: String,
+    /// Bumped on every move or status change (not by search info).
     pub version: u64,
     /// The players' labels.
     pub players: [String; 2],
@@ -83,14 +84,30 @@ pub struct SessionState {
 
 /// One game of the page.
 pub struct Session {
-    /// Its id.
-    pub id: u64,
+    /// Its id: 128 random bits in hex.
+    pub id: String,
+    /// A small number for the engines' log names (not secret, not an address).
+    serial: u64,
     start: Option<String>,
     players: [Player; 2],
     movetime_ms: u64,
     inner: Mutex<Inner>,
     human_moved: Notify,
     cancel: watch::Sender<bool>,
+    /// Bumped on every change the page may show (moves, status, search info).
+    changes: watch::Sender<u64>,
+    /// Event streams open on this session.
+    watchers: AtomicUsize,
+}
+
+/// Counts an event stream open on a session while it lives.
+pub struct Watching(Arc<Session>);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.0.watchers.fetch_sub(1, Ordering::SeqCst);
+        self.0.lock().last_seen = Instant::now();
+    }
 }
 
 struct Inner {
@@ -131,7 +148,8 @@ impl Session {
     /// # Errors
     /// A message naming a bad start position.
     pub fn new(
-        id: u64,
+        id: String,
+        serial: u64,
         spec: GameSpec,
         start: Option<String>,
         players: [Player; 2],
@@ -145,6 +163,7 @@ impl Session {
         };
         Ok(Arc::new(Session {
             id,
+            serial,
             start,
             players,
             movetime_ms,
@@ -160,6 +179,8 @@ impl Session {
             }),
             human_moved: Notify::new(),
             cancel,
+            changes: watch::channel(0).0,
+            watchers: AtomicUsize::new(0),
         }))
     }
 
@@ -167,12 +188,44 @@ impl Session {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Tells the event streams that something changed.
+    fn changed(&self) {
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// A receiver told of every change.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Marks an event stream as open until the returned value is dropped.
+    pub fn watch(self: &Arc<Self>) -> Watching {
+        self.watchers.fetch_add(1, Ordering::SeqCst);
+        Watching(Arc::clone(self))
+    }
+
+    /// Whether nobody has an event stream open and nobody asked for the state for
+    /// `limit`.
+    pub fn abandoned(&self, limit: Duration) -> bool {
+        self.watchers.load(Ordering::SeqCst) == 0 && self.idle() > limit
+    }
+
+    /// The version of the moves and status (not bumped by search info).
+    pub fn version(&self) -> u64 {
+        self.lock().version
+    }
+
+    /// Whether an engine plays in this session.
+    pub fn has_engine(&self) -> bool {
+        self.players.iter().any(|p| matches!(p, Player::Engine(_)))
+    }
+
     /// What the page shows; also marks the session as watched.
     pub fn state(&self) -> SessionState {
         let mut inner = self.lock();
         inner.last_seen = Instant::now();
         SessionState {
-            id: self.id,
+            id: self.id.clone(),
             version: inner.version,
             players: [self.players[0].label(), self.players[1].label()],
             human: [
@@ -230,6 +283,7 @@ impl Session {
         inner.played.push(canonical.clone());
         self.after_move(&mut inner);
         drop(inner);
+        self.changed();
         self.human_moved.notify_one();
         Ok(canonical)
     }
@@ -244,6 +298,7 @@ impl Session {
             inner.version += 1;
         }
         drop(inner);
+        self.changed();
         let _ = self.cancel.send(true);
         self.human_moved.notify_one();
     }
@@ -283,6 +338,8 @@ impl Session {
             inner.thinking = None;
             inner.version += 1;
         }
+        drop(inner);
+        self.changed();
     }
 
     /// Plays the engines' moves until the game ends or the session is stopped; then
@@ -291,7 +348,7 @@ impl Session {
         let mut slots: [Option<EngineSlot>; 2] = [None, None];
         for (i, p) in self.players.iter().enumerate() {
             if let Player::Engine(config) = p {
-                slots[i] = Some(EngineSlot::new(Arc::clone(config), i, self.id as usize));
+                slots[i] = Some(EngineSlot::new(Arc::clone(config), i, self.serial as usize));
             }
         }
         let mut cancel = self.cancel.subscribe();
@@ -314,6 +371,7 @@ impl Session {
                 inner.status = format!("starting {}", slot.config.name);
                 inner.version += 1;
             }
+            self.changed();
             if let Err(t) = slot.ensure_started(settings, seat, None).await {
                 self.end(forfeit(seat), t.describe());
                 return;
@@ -342,6 +400,7 @@ impl Session {
                 self.after_move(&mut inner);
             }
         }
+        self.changed();
         loop {
             let (seat, position) = {
                 let inner = self.lock();
@@ -397,6 +456,7 @@ impl Session {
             });
             inner.version += 1;
         }
+        self.changed();
         let allowance = Duration::from_millis(self.movetime_ms) + settings.margin;
         let mut watch = |info: &Info| {
             let mut inner = self.lock();
@@ -412,7 +472,8 @@ impl Session {
                 pv: info.pv.clone(),
                 lines,
             });
-            inner.version += 1;
+            drop(inner);
+            self.changed();
         };
         let report = match r
             .client
@@ -447,6 +508,8 @@ impl Session {
         inner.moves.push(record);
         inner.played.push(canonical);
         self.after_move(&mut inner);
+        drop(inner);
+        self.changed();
         Ok(())
     }
 }
