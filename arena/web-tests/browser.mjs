@@ -347,10 +347,15 @@ try {
   await stopGame();
   // A Tak stack dragged onto the next square moves whole.
   await startGame('tak 5x5', 'human', 'human', 100, 'x5/x5/x5/x5/1,x4 1 3');
-  const [s1, s2] = [await page.locator('#play-board [data-sq="a1"] rect.sq').boundingBox(), await page.locator('#play-board [data-sq="a2"] rect.sq').boundingBox()];
-  await page.mouse.move(s1.x + s1.width / 2, s1.y + s1.height / 2);
+  // Measured in the page in one step: a state event may redraw the board at any time.
+  const centre = (sq) => page.evaluate((s) => {
+    const r = document.querySelector(`#play-board [data-sq="${s}"] rect.sq`).getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, sq);
+  const [s1, s2] = [await centre('a1'), await centre('a2')];
+  await page.mouse.move(s1.x, s1.y);
   await page.mouse.down();
-  await page.mouse.move(s2.x + s2.width / 2, s2.y + s2.height / 2, { steps: 5 });
+  await page.mouse.move(s2.x, s2.y, { steps: 5 });
   await page.mouse.up();
   await waitForMoves(1);
   check((await page.locator('#moves li').first().textContent()) === 'a1+', 'dragging the a1 stone onto a2 plays a1+');
@@ -434,7 +439,9 @@ try {
   check(await page.locator('#play-board rect.camp2').count() === 19, 'and one for Black');
   await boardShot('board-halma-16x16.png');
   await stopGame();
-  await startGame('mnk 5x5 k=4', 'agon', 'agon-easy', 600);
+  // agon-easy moves at once; agon, second, then thinks its whole 600 ms (too early in the
+  // game for its solver to prove anything and move sooner).
+  await startGame('mnk 5x5 k=4', 'agon-easy', 'agon', 600);
   await waitForMoves(1);
   const clock1 = await page.locator('#clocks .clock.running').textContent();
   await page.waitForTimeout(250);
@@ -442,7 +449,7 @@ try {
   check(clock1 !== clock2 && /this move/.test(clock2), `the clock of the engine to move ticks ("${clock1}" then "${clock2}")`);
   await shot('clocks.png');
   await waitForMoves(6);
-  check(await page.locator('#play-board [data-piece]').count() >= 6, 'agon vs agon-easy on 5x5: stones drawn');
+  check(await page.locator('#play-board [data-piece]').count() >= 6, 'agon-easy vs agon on 5x5: stones drawn');
   await boardShot('board-mnk-5x5.png');
   await stopGame();
 
@@ -458,42 +465,44 @@ try {
   check(true, `the engine's search in progress is shown live: "${thinking}"`);
   await page.screenshot({ path: join(artifacts, 'live.png'), fullPage: true });
 
-  // 6b. A 20-game match started in a folder the page watched before it existed: every
-  // move timed from the arena reading its bestmove to the page showing it.
-  const timedOut = process.env.TIMED_OUT;
-  await page.waitForFunction((dir) => [...document.querySelectorAll('#live-folders h3')]
-    .some((h) => h.textContent.startsWith(dir) && /does not exist yet/.test(h.textContent)), timedOut);
-  check(true, 'a watched folder that does not exist yet is shown as awaited');
-  await page.evaluate((dir) => {
-    window.latency = [];
-    const seen = new Map();
-    new MutationObserver(() => {
-      const now = Date.now();
-      for (const g of document.querySelectorAll('#live-games .live-game')) {
-        if (g.dataset.dir !== dir) continue;
-        const key = `${g.dataset.run}/${g.dataset.game}`;
-        const plies = Number(g.dataset.plies);
-        const before = seen.get(key);
-        if (before !== undefined && plies === before + 1 && Number(g.dataset.movedMs) > 0) {
-          window.latency.push(now - Number(g.dataset.movedMs));
+  {
+    // 6b. A 20-game match started in a folder the page watched before it existed: every
+    // move timed from the arena reading its bestmove to the page showing it.
+    const timedOut = process.env.TIMED_OUT;
+    await page.waitForFunction((dir) => [...document.querySelectorAll('#live-folders h3')]
+      .some((h) => h.textContent.startsWith(dir) && /does not exist yet/.test(h.textContent)), timedOut);
+    check(true, 'a watched folder that does not exist yet is shown as awaited');
+    await page.evaluate((dir) => {
+      window.latency = [];
+      const seen = new Map();
+      new MutationObserver(() => {
+        const now = Date.now();
+        for (const g of document.querySelectorAll('#live-games .live-game')) {
+          if (g.dataset.dir !== dir) continue;
+          const key = `${g.dataset.run}/${g.dataset.game}`;
+          const plies = Number(g.dataset.plies);
+          const before = seen.get(key);
+          if (before !== undefined && plies === before + 1 && Number(g.dataset.movedMs) > 0) {
+            window.latency.push(now - Number(g.dataset.movedMs));
+          }
+          seen.set(key, plies);
         }
-        seen.set(key, plies);
-      }
-    }).observe(document.getElementById('live-games'), { childList: true });
-  }, timedOut);
-  // Engines that take exactly their 50 ms a move, so that the page sees each move apart.
-  const engine = (name) => ['--engine', `cmd=${process.env.SCRIPTED}`, 'args=use-exact-time', `name=${name}`, 'st=0.05'];
-  const timed = spawn(process.env.ARENA, ['match', '--no-progress', '--game', 'tictactoe', '--games', '20',
-    '--concurrency', '1', ...engine('a'), ...engine('b'), '--out', timedOut], { stdio: 'ignore' });
-  const code = await new Promise((resolve) => timed.on('exit', resolve));
-  check(code === 0, 'the timed match ran to its end');
-  await page.waitForTimeout(300);
-  const latency = (await page.evaluate(() => window.latency)).sort((a, b) => a - b);
-  const median = latency.length ? latency[Math.floor((latency.length - 1) / 2)] : NaN;
-  console.log(`bestmove to page: ${latency.length} moves of a 20-game watched match, median ${median} ms, ` +
-    `worst ${latency[latency.length - 1]} ms`);
-  check(latency.length >= 60, `the page saw ${latency.length} moves of the timed match one by one`);
-  check(median <= 200, `bestmove to page in ${median} ms (median)`);
+      }).observe(document.getElementById('live-games'), { childList: true });
+    }, timedOut);
+    // Engines that take exactly their 50 ms a move, so that the page sees each move apart.
+    const engine = (name) => ['--engine', `cmd=${process.env.SCRIPTED}`, 'args=use-exact-time', `name=${name}`, 'st=0.05'];
+    const timed = spawn(process.env.ARENA, ['match', '--no-progress', '--game', 'tictactoe', '--games', '20',
+      '--concurrency', '1', ...engine('a'), ...engine('b'), '--out', timedOut], { stdio: 'ignore' });
+    const code = await new Promise((resolve) => timed.on('exit', resolve));
+    check(code === 0, 'the timed match ran to its end');
+    await page.waitForTimeout(300);
+    const latency = (await page.evaluate(() => window.latency)).sort((a, b) => a - b);
+    const median = latency.length ? latency[Math.floor((latency.length - 1) / 2)] : NaN;
+    console.log(`bestmove to page: ${latency.length} moves of a 20-game watched match, median ${median} ms, ` +
+      `worst ${latency[latency.length - 1]} ms`);
+    check(latency.length >= 60, `the page saw ${latency.length} moves of the timed match one by one`);
+    check(median <= 200, `bestmove to page in ${median} ms (median)`);
+  }
 
 
   // 8. Replay: games by number, a page at a time, filtered; the board in view; keys.
@@ -561,53 +570,55 @@ try {
   check(await report.locator('svg').count() >= 4, 'the report has its charts');
   await report.screenshot({ path: join(artifacts, 'report.png'), fullPage: true });
 
-  // 9. A page of another origin (a second loopback port) cannot start a game: not by
-  // fetch (text/plain, sent without a preflight), not by JSON with a guessed token, not
-  // by a form post; nor read the token.
-  await stopGame();
-  const sessions = async () => (await (await fetch(`${base}api/config`)).json()).sessions;
-  const before = await sessions();
-  const evilHtml = `<!DOCTYPE html><html><head><title>another site</title></head><body>
-<form id="plain" method="POST" action="${base}api/play" enctype="text/plain">
-<input name='{"game":"tictactoe","p1":"agon","p2":"agon","x":"' value='"}'><button>plain</button></form>
-<form id="urlencoded" method="POST" action="${base}api/play"><input name="game" value="tictactoe">
-<input name="p1" value="agon"><input name="p2" value="agon"><button>urlencoded</button></form>
-<script>
-window.results = {};
-const body = JSON.stringify({ game: 'tictactoe', p1: 'agon', p2: 'agon' });
-const tell = (key, p) => p.then((r) => { results[key] = 'read ' + r.status; }, (e) => { results[key] = 'failed: ' + e; });
-window.attempts = Promise.all([
-  fetch('${base}api/play', { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body })
-    .then((r) => { results.opaque = 'sent, ' + r.type; }, (e) => { results.opaque = 'failed: ' + e; }),
-  tell('plain', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body })),
-  tell('json', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Agon-Token': 'guess' }, body })),
-  tell('token', fetch('${base}api/token')),
-]);
-</script></body></html>`;
-  const evil = createServer((request, response) => {
-    response.writeHead(200, { 'Content-Type': 'text/html' });
-    response.end(evilHtml);
-  });
-  await new Promise((resolve) => evil.listen(0, '127.0.0.1', resolve));
-  const evilUrl = `http://127.0.0.1:${evil.address().port}/`;
-  const evilPage = await context.newPage();
-  await evilPage.goto(evilUrl);
-  await evilPage.evaluate(() => window.attempts);
-  const results = await evilPage.evaluate(() => window.results);
-  check(Object.values(results).every((r) => !r.startsWith('read')),
-    `another origin reads no answer: ${JSON.stringify(results)}`);
-  for (const form of ['plain', 'urlencoded']) {
+  {
+    // 10. A page of another origin (a second loopback port) cannot start a game: not by
+    // fetch (text/plain, sent without a preflight), not by JSON with a guessed token, not
+    // by a form post; nor read the token.
+    await stopGame();
+    const sessions = async () => (await (await fetch(`${base}api/config`)).json()).sessions;
+    const sessionsBefore = await sessions();
+    const evilHtml = `<!DOCTYPE html><html><head><title>another site</title></head><body>
+  <form id="plain" method="POST" action="${base}api/play" enctype="text/plain">
+  <input name='{"game":"tictactoe","p1":"agon","p2":"agon","x":"' value='"}'><button>plain</button></form>
+  <form id="urlencoded" method="POST" action="${base}api/play"><input name="game" value="tictactoe">
+  <input name="p1" value="agon"><input name="p2" value="agon"><button>urlencoded</button></form>
+  <script>
+  window.results = {};
+  const body = JSON.stringify({ game: 'tictactoe', p1: 'agon', p2: 'agon' });
+  const tell = (key, p) => p.then((r) => { results[key] = 'read ' + r.status; }, (e) => { results[key] = 'failed: ' + e; });
+  window.attempts = Promise.all([
+    fetch('${base}api/play', { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body })
+      .then((r) => { results.opaque = 'sent, ' + r.type; }, (e) => { results.opaque = 'failed: ' + e; }),
+    tell('plain', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body })),
+    tell('json', fetch('${base}api/play', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Agon-Token': 'guess' }, body })),
+    tell('token', fetch('${base}api/token')),
+  ]);
+  </script></body></html>`;
+    const evil = createServer((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html' });
+      response.end(evilHtml);
+    });
+    await new Promise((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const evilUrl = `http://127.0.0.1:${evil.address().port}/`;
+    const evilPage = await context.newPage();
     await evilPage.goto(evilUrl);
-    await Promise.all([evilPage.waitForURL(`${base}api/play`), evilPage.click(`#${form} button`)]);
-    const answer = await evilPage.textContent('body');
-    check(/refused/.test(answer), `a ${form} form post from another origin is refused: ${answer}`);
+    await evilPage.evaluate(() => window.attempts);
+    const results = await evilPage.evaluate(() => window.results);
+    check(Object.values(results).every((r) => !r.startsWith('read')),
+      `another origin reads no answer: ${JSON.stringify(results)}`);
+    for (const form of ['plain', 'urlencoded']) {
+      await evilPage.goto(evilUrl);
+      await Promise.all([evilPage.waitForURL(`${base}api/play`), evilPage.click(`#${form} button`)]);
+      const answer = await evilPage.textContent('body');
+      check(/refused/.test(answer), `a ${form} form post from another origin is refused: ${answer}`);
   }
   await evilPage.screenshot({ path: join(artifacts, 'cross-origin-form.png') });
   await evilPage.close();
   evil.close();
   await page.waitForTimeout(500);
   const after = await sessions();
-  check(after <= before, `no game started from another origin (games in progress: ${before} before, ${after} after)`);
+  check(after <= sessionsBefore, `no game started from another origin (games in progress: ${sessionsBefore} before, ${after} after)`);
+  }
 
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   await context.close();

@@ -385,6 +385,13 @@ $('stop').addEventListener('click', async () => {
   renderSession();
 });
 
+// Takes `next` as the state shown unless it is older than the one shown: the answer to a
+// move and the event stream race, and the engine's reply may come first.
+function adopt(next) {
+  if (session && next.id === session.id && next.version < session.version) return;
+  session = next;
+}
+
 // Follows game `id`: every change comes as a `state` event; the server ends the stream
 // after the state that says the game is over.
 function follow(id) {
@@ -398,7 +405,7 @@ function follow(id) {
     if (!session || session.id !== id) { events.close(); return; }
     const next = JSON.parse(event.data);
     if (next.over) { events.close(); if (gameEvents === events) gameEvents = null; }
-    session = next;
+    adopt(next);
     renderSession();
   });
   events.addEventListener('error', () => {
@@ -618,7 +625,7 @@ async function submitMove(text) {
   refuse('');
   try {
     const answer = await api(`/api/play/${session.id}/move`, { move: text });
-    session = answer.state;
+    adopt(answer.state);
   } catch (e) {
     refuse(`Refused: ${e.message}`);
   }
