@@ -30,7 +30,7 @@ use agon::games::{erase, GameSpec};
 use agon::protocol::{Dialect, OptionType};
 
 use super::view::{board_view, BoardView};
-use super::{allowed_journal, error, find_session, read_records, Found, Shared};
+use super::{configured_records, error, find_session, Found, Shared};
 use crate::record::Seat;
 use crate::referee::{EngineConfig, EngineSlot, RefereeSettings};
 
@@ -808,18 +808,9 @@ struct ReplayQuery {
 }
 
 async fn api_replay_board(State(state): State<Shared>, Query(q): Query<ReplayQuery>) -> Response {
-    let path = match allowed_journal(&state.config, &q.path) {
-        Ok(p) => p,
-        Err(r) => return r.into_response(),
-    };
-    let records = match read_records(&path) {
-        Ok((r, _)) => r,
-        Err(e) => {
-            return error(
-                StatusCode::NOT_FOUND,
-                format!("cannot read {}: {e}", path.display()),
-            )
-        }
+    let records = match configured_records(&state.config, &q.path) {
+        Ok(r) => r,
+        Err(r) => return *r,
     };
     let Some(record) = records.get(q.game) else {
         return error(

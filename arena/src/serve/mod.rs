@@ -708,6 +708,18 @@ struct JournalQuery {
 }
 
 /// The journal named by the query, if it is one the server offers.
+/// The games of the configured journal `path`, or the answer that refuses it (not
+/// configured: 403/404 from [`allowed_journal`]; unreadable: 404 naming the error).
+fn configured_records(config: &ServeConfig, path: &str) -> Result<Vec<GameRecord>, Box<Response>> {
+    let path = allowed_journal(config, path).map_err(|e| Box::new(e.into_response()))?;
+    read_records(&path).map(|(r, _)| r).map_err(|e| {
+        Box::new(error(
+            StatusCode::NOT_FOUND,
+            format!("cannot read {}: {e}", path.display()),
+        ))
+    })
+}
+
 fn allowed_journal(config: &ServeConfig, path: &str) -> Result<PathBuf, ApiError> {
     journal_paths(config)
         .into_iter()
@@ -783,18 +795,9 @@ async fn api_journal(State(state): State<Shared>, Query(q): Query<JournalQuery>)
 }
 
 async fn api_replay(State(state): State<Shared>, Query(q): Query<JournalQuery>) -> Response {
-    let path = match allowed_journal(&state.config, &q.path) {
-        Ok(p) => p,
-        Err(r) => return r.into_response(),
-    };
-    let records = match read_records(&path) {
-        Ok((r, _)) => r,
-        Err(e) => {
-            return error(
-                StatusCode::NOT_FOUND,
-                format!("cannot read {}: {e}", path.display()),
-            )
-        }
+    let records = match configured_records(&state.config, &q.path) {
+        Ok(r) => r,
+        Err(r) => return *r,
     };
     let index = q.game.unwrap_or(0);
     let Some(record) = records.get(index) else {
