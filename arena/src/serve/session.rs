@@ -430,7 +430,7 @@ impl Session {
             ply,
             side: Some(seat),
             mv: canonical.clone(),
-            time_ms: timed.then(|| used.as_secs_f64() * 1000.0),
+            time_ms: timed.then_some(used.as_secs_f64() * 1000.0),
             clock_ms,
             ..MoveRecord::default()
         });
