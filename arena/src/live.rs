@@ -110,8 +110,17 @@ impl Publisher {
 
     /// Publishes the moves so far, if watched; `result` is `*` while the game goes on,
     /// else the file is removed (the view shows games in progress only, and the worker's
-    /// next game starts afresh). `moved` is when the last move's `bestmove` was read.
-    pub fn publish(&mut self, moves: &[MoveRecord], result: &str, moved: Option<Instant>) {
+    /// next game starts afresh). `moved` is when the last move's `bestmove` was read;
+    /// `clocks` each side's time left (ms) on its clock, if it has one; `to_move` the seat
+    /// whose turn (and clock) begins now.
+    pub fn publish(
+        &mut self,
+        moves: &[MoveRecord],
+        result: &str,
+        moved: Option<Instant>,
+        clocks: [Option<u64>; 2],
+        to_move: Option<Seat>,
+    ) {
         self.lines = 0;
         if result != "*" {
             if self.written {
@@ -128,6 +137,9 @@ impl Publisher {
         self.game.moves.extend_from_slice(moves);
         self.game.result = result.to_string();
         self.game.thinking = None;
+        self.game.clocks_ms = clocks;
+        self.game.to_move = to_move;
+        self.game.turn_unix_ms = now;
         if let Some(at) = moved {
             self.game.moved_unix_ms = now.saturating_sub(at.elapsed().as_millis() as u64);
         }
@@ -182,6 +194,9 @@ mod tests {
             updated_unix_ms: 0,
             moved_unix_ms: 0,
             thinking: None,
+            clocks_ms: [None, None],
+            to_move: None,
+            turn_unix_ms: 0,
         }
     }
 
@@ -191,7 +206,7 @@ mod tests {
         let live = out.path().join("live");
         std::fs::create_dir_all(&live).unwrap();
         let mut p = Publisher::new(&live, "r-w0.json", game());
-        p.publish(&[], "*", None);
+        p.publish(&[], "*", None, [None, None], None);
         assert!(!live.join("r-w0.json").exists());
         // A stale flag (a server that died) is nobody.
         mark_watched(out.path()).unwrap();
@@ -212,20 +227,29 @@ mod tests {
             mv: "b2".into(),
             ..MoveRecord::default()
         };
-        p.publish(std::slice::from_ref(&mv), "*", Some(Instant::now()));
+        p.publish(
+            std::slice::from_ref(&mv),
+            "*",
+            Some(Instant::now()),
+            [Some(900), Some(1000)],
+            Some(Seat::P2),
+        );
         let text = std::fs::read_to_string(live.join("r-w0.json")).unwrap();
         let back: LiveGame = serde_json::from_str(&text).unwrap();
         assert_eq!(back.moves, vec![mv.clone()]);
         assert!(back.moved_unix_ms > 0);
+        assert_eq!(back.clocks_ms, [Some(900), Some(1000)]);
+        assert_eq!(back.to_move, Some(Seat::P2));
+        assert!(back.turn_unix_ms >= back.moved_unix_ms);
         // The game ends: its file goes.
-        p.publish(std::slice::from_ref(&mv), "1-0", None);
+        p.publish(std::slice::from_ref(&mv), "1-0", None, [None, None], None);
         assert!(!live.join("r-w0.json").exists());
-        p.publish(std::slice::from_ref(&mv), "*", None);
+        p.publish(std::slice::from_ref(&mv), "*", None, [None, None], None);
         assert!(live.join("r-w0.json").exists());
         // The watcher leaves: the file goes at the next look.
         std::fs::remove_file(live.join(FLAG)).unwrap();
         p.next_check = None;
-        p.publish(&[], "*", None);
+        p.publish(&[], "*", None, [None, None], None);
         assert!(!live.join("r-w0.json").exists());
     }
 

@@ -654,6 +654,16 @@ pub struct LiveGame {
     /// The search in progress, if an engine is thinking.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking: Option<LiveThinking>,
+    /// Each side's time left on its clock (ms) after its last move (before it: the base);
+    /// `null` for a side that plays without a clock.
+    #[serde(default)]
+    pub clocks_ms: [Option<u64>; 2],
+    /// The seat to move, while the game goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<Seat>,
+    /// When the side to move began its turn (its clock started), ms since the Unix epoch.
+    #[serde(default)]
+    pub turn_unix_ms: u64,
 }
 
 /// The search in progress in a live game: the engine's latest `info` values.

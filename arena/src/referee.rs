@@ -411,10 +411,18 @@ impl GameState {
     /// Publishes the moves so far and `result` in the live file, if a server watches.
     fn publish(&mut self, result: &str) {
         if let Some(live) = self.live.as_mut() {
+            let left = |c: &Clock| c.tc.clock.map(|_| c.left_ms());
+            let to_move = self
+                .game
+                .outcome()
+                .is_none()
+                .then(|| Seat::of(self.game.side_to_move()));
             live.publish(
                 &self.moves,
                 result,
                 self.last_bestmove.map(Instant::into_std),
+                [left(&self.clocks[0]), left(&self.clocks[1])],
+                to_move,
             );
         }
     }
@@ -426,34 +434,39 @@ impl GameState {
         }
     }
 
-    /// The `go` of the mover, with its own limits only (protocol.md section 7, "What the
-    /// arena sends"): when the mover is on a clock, all four clock keys (a side without a
-    /// clock appears with the mover's own time and increment), `movestogo` with periods;
-    /// its own `movetime`, `depth`, `nodes`. A mover without a clock gets no clock keys,
-    /// whatever its opponent has.
+    /// The `go` of the mover: see [`go_command`].
     fn go_command(&self, mover: Seat) -> Go {
-        let own = &self.clocks[mover.index()];
-        let mut go = Go {
-            movetime: own.tc.movetime,
-            depth: own.tc.depth,
-            nodes: own.tc.nodes,
-            ..Go::default()
-        };
-        if let Some((_, inc)) = own.tc.clock {
-            let shown = |c: &Clock| match c.tc.clock {
-                Some((_, i)) => (c.left_ms(), i),
-                None => (own.left_ms(), inc),
-            };
-            let (t1, i1) = shown(&self.clocks[0]);
-            let (t2, i2) = shown(&self.clocks[1]);
-            go.p1time = Some(t1);
-            go.p2time = Some(t2);
-            go.p1inc = Some(i1);
-            go.p2inc = Some(i2);
-            go.movestogo = own.moves_to_go();
-        }
-        go
+        go_command(&self.clocks, mover)
     }
+}
+
+/// The `go` of the mover, with its own limits only (protocol.md section 7, "What the
+/// arena sends"): when the mover is on a clock, all four clock keys (a side without a
+/// clock appears with the mover's own time and increment), `movestogo` with periods;
+/// its own `movetime`, `depth`, `nodes`. A mover without a clock gets no clock keys,
+/// whatever its opponent has. `arena serve` sends the same to an engine it plays.
+pub fn go_command(clocks: &[Clock; 2], mover: Seat) -> Go {
+    let own = &clocks[mover.index()];
+    let mut go = Go {
+        movetime: own.tc.movetime,
+        depth: own.tc.depth,
+        nodes: own.tc.nodes,
+        ..Go::default()
+    };
+    if let Some((_, inc)) = own.tc.clock {
+        let shown = |c: &Clock| match c.tc.clock {
+            Some((_, i)) => (c.left_ms(), i),
+            None => (own.left_ms(), inc),
+        };
+        let (t1, i1) = shown(&clocks[0]);
+        let (t2, i2) = shown(&clocks[1]);
+        go.p1time = Some(t1);
+        go.p2time = Some(t2);
+        go.p1inc = Some(i1);
+        go.p2inc = Some(i2);
+        go.movestogo = own.moves_to_go();
+    }
+    go
 }
 
 /// How many times (10 ms apart) at most the box of a sandboxed engine that ran out of
@@ -550,6 +563,9 @@ pub async fn play_game(
                     updated_unix_ms: 0,
                     moved_unix_ms: 0,
                     thinking: None,
+                    clocks_ms: [None, None],
+                    to_move: None,
+                    turn_unix_ms: 0,
                 },
             )
         }),

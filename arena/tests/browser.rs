@@ -6,10 +6,12 @@
 //! chains, Tak drop squares with the stones left in hand); the last move and a Tak
 //! spread's landing squares marked; click, drag and typed moves; Tak reserves, flat count,
 //! stacks stone by stone, TPS and PTN copied; game over with the line, road or camp drawn
-//! and the result in words, rematch with colours swapped, board flip, ticking clocks; a
+//! and the result in words, rematch with colours swapped, board flip, ticking clocks (a
+//! game on a clock from the page counting down, the increment added, a person flagged); a
 //! Tak 6x6 game against agon played to the end by clicks with the counts checked against
 //! the library after every ply; live view; replay by game number, paginated and filtered,
-//! with keyboard steps; the report; the live view with the engines' search in progress; a
+//! with keyboard steps; the report; the live view with the engines' search in progress and
+//! the clocks of a match on a clock counting down; a
 //! 20-game match timed from each `bestmove` to the page showing it (server-sent events, the
 //! match started after the page watches a folder that did not exist yet); a page of
 //! another origin (a second loopback port) failing to start a game by `fetch` or form.
@@ -66,6 +68,8 @@ const SCREENSHOTS: &[&str] = &[
     "tak-6x6-final.png",
     "board-halma-16x16.png",
     "clocks.png",
+    "clock-game.png",
+    "clock-flagged.png",
     "board-mnk-5x5.png",
     "live.png",
     "replay-list.png",
@@ -141,7 +145,7 @@ fn the_page_plays_watches_replays_and_reports_in_chromium() {
         Command::new(arena())
             .current_dir(dir.path())
             .args(["match", "--no-progress", "--game", "mnk m=7 n=7 k=5"])
-            .args(["--games", "20", "--concurrency", "1", "--each", "st=0.25"])
+            .args(["--games", "20", "--concurrency", "1", "--each", "tc=30+0.5"])
             .arg("--agon")
             .arg(&agon)
             .arg("--out")

@@ -12,7 +12,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{agon, arena, scripted_engine};
+use common::{agon, arena, scripted, scripted_engine};
 
 /// A running `arena serve`, killed on drop.
 struct Server {
@@ -811,4 +811,190 @@ fn a_match_nobody_watches_writes_no_live_file_and_a_page_that_comes_gets_its_mov
         matches!(matched.0.try_wait(), Ok(None)),
         "the match ended too early for this test"
     );
+}
+
+/// The id of a game just started (the answer to `POST /api/play`).
+fn started_id(answer: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(answer).unwrap()["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no id in {answer}"))
+        .to_string()
+}
+
+/// The running side's time left at the moment a state was made, as the page counts it.
+fn running_left(state: &serde_json::Value) -> Option<u64> {
+    let clock = &state["clock"];
+    let seat = clock["running"].as_str()?;
+    let i = usize::from(seat == "p2");
+    let left = clock["left_ms"][i].as_u64()?;
+    let ran = clock["now_unix_ms"].as_u64()? - clock["since_unix_ms"].as_u64()?;
+    Some(left.saturating_sub(ran))
+}
+
+#[test]
+fn the_play_api_refuses_an_engine_for_another_game_and_a_bad_time_control() {
+    let agon = agon();
+    let bot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/clobber_bot.py");
+    let server = serve(&[
+        "--engine",
+        &format!("cmd={} name=agon", agon.display()),
+        "--engine",
+        &format!("cmd={} name=clobber-bot", bot.display()),
+        "--engine",
+        &format!("cmd={} name=agon-tei proto=tei", agon.display()),
+    ]);
+    let token = server.token();
+    // An engine that does not play the game: named with the game and what it plays.
+    for (who, plays) in [("clobber-bot", "clobber"), ("agon-tei", "tak")] {
+        let body = serde_json::json!({ "game": "tictactoe", "p1": "human", "p2": who });
+        let (status, answer) = server.post(&token, "/api/play", &body.to_string());
+        assert_eq!(status, 400, "{who}: {answer}");
+        let message = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["error"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            message.contains(&format!("'{who}'"))
+                && message.contains("tictactoe")
+                && message.contains(plays),
+            "{message}"
+        );
+    }
+    // A time control that does not read: the reason and the text.
+    for (tc, reason) in [
+        ("tc=x+1", "'x' is not a number of seconds"),
+        ("60+", "'' is not a number of seconds"),
+        ("0+0", "base and increment are both zero"),
+        ("st=0", "zero time per move"),
+        ("speed=3", "unknown limit 'speed'"),
+        ("0+1", "a clock needs a base time above zero"),
+        ("st=100", "out of range"),
+    ] {
+        let body =
+            serde_json::json!({ "game": "tictactoe", "p1": "human", "p2": "agon", "tc": tc });
+        let (status, answer) = server.post(&token, "/api/play", &body.to_string());
+        assert_eq!(status, 400, "{tc}: {answer}");
+        assert!(
+            answer.contains("time control") && answer.contains(reason),
+            "{tc}: {answer}"
+        );
+    }
+    let both =
+        r#"{"game": "tictactoe", "p1": "human", "p2": "agon", "tc": "1+0", "movetime_ms": 100}"#;
+    let (status, answer) = server.post(&token, "/api/play", both);
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("give one time control"), "{answer}");
+    // Nothing was started.
+    assert_eq!(server.sessions(), 0);
+    // The engine does start for its own game, and the old per-move field still works.
+    let body = r#"{"game": "clobber rows=5 cols=6", "p1": "human", "p2": "clobber-bot", "movetime_ms": 100}"#;
+    let (status, answer) = server.post(&token, "/api/play", body);
+    assert_eq!(status, 200, "{answer}");
+    let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(state["movetime_ms"], 100, "{state}");
+    assert!(state["clock"].is_null(), "{state}");
+}
+
+#[test]
+fn a_person_who_does_not_move_loses_on_time() {
+    let server = serve(&[]);
+    let token = server.token();
+    let body = r#"{"game": "tictactoe", "p1": "human", "p2": "human", "tc": "1+0"}"#;
+    let start = std::time::Instant::now();
+    let (status, answer) = server.post(&token, "/api/play", body);
+    assert_eq!(status, 200, "{answer}");
+    let id = started_id(&answer);
+    let first: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(first["tc"], "tc=1+0", "{first}");
+    assert_eq!(first["clock"]["left_ms"], serde_json::json!([1000, 1000]));
+    // Nobody asks or moves: the server's own timer flags the first player.
+    std::thread::sleep(Duration::from_millis(1_300));
+    let state = server.get_json(&format!("/api/play/{id}"));
+    let elapsed = start.elapsed();
+    assert_eq!(state["over"][0], "0-1", "{state}");
+    let why = state["over"][1].as_str().unwrap();
+    assert!(why.starts_with("X (human) lost on time"), "{why}");
+    assert_eq!(state["clock"]["left_ms"][0], 0, "{state}");
+    assert!(state["clock"]["running"].is_null(), "{state}");
+    assert!(elapsed < Duration::from_millis(2_500), "{elapsed:?}");
+    // A move now is refused.
+    let (status, answer) =
+        server.post(&token, &format!("/api/play/{id}/move"), r#"{"move": "b2"}"#);
+    assert_eq!(status, 409, "{answer}");
+}
+
+#[test]
+fn an_engine_on_a_clock_gets_its_time_and_the_increment() {
+    // An engine that sleeps exactly the time its `go` gives it.
+    let server = serve(&[
+        "--engine",
+        &format!(
+            "cmd={} args=use-exact-time name=exact",
+            scripted().display()
+        ),
+    ]);
+    let token = server.token();
+    let body = r#"{"game": "tictactoe", "p1": "exact", "p2": "human", "tc": "tc=1+0.2"}"#;
+    let (status, answer) = server.post(&token, "/api/play", body);
+    assert_eq!(status, 200, "{answer}");
+    let id = started_id(&answer);
+    let state = |server: &Server| server.get_json(&format!("/api/play/{id}"));
+    // While the engine thinks its clock runs down.
+    let mut seen = Vec::new();
+    for _ in 0..40 {
+        let s = state(&server);
+        if !s["moves"].as_array().unwrap().is_empty() {
+            break;
+        }
+        if s["clock"]["running"] == "p1" {
+            seen.push(running_left(&s).unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        seen.len() >= 3 && seen.windows(2).all(|w| w[1] < w[0]) && seen[0] <= 1000,
+        "the engine's time left while it thinks: {seen:?}"
+    );
+    // It used its whole second (its go said p1time 1000): 0 left, plus the increment.
+    let mut s = state(&server);
+    for _ in 0..50 {
+        if !s["moves"].as_array().unwrap().is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        s = state(&server);
+    }
+    let after_engine = s["clock"]["left_ms"][0].as_u64().unwrap();
+    assert!((200..=300).contains(&after_engine), "{s}");
+    assert_eq!(s["moves"][0]["clock_ms"], after_engine, "{s}");
+    assert_eq!(s["clock"]["running"], "p2", "{s}");
+    // The person answers at once: one second less a little, plus the increment.
+    let board = server.get_json(&format!("/api/play/{id}/board"));
+    let mv = board["info"]["moves"][0]["mv"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, answer) = server.post(
+        &token,
+        &format!("/api/play/{id}/move"),
+        &serde_json::json!({ "move": mv }).to_string(),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let s: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    let person = s["state"]["clock"]["left_ms"][1].as_u64().unwrap();
+    assert!((1_000..=1_200).contains(&person), "{s}");
+    // The engine thinks its 0.2 s and gets 0.2 s back.
+    let mut s = state(&server);
+    for _ in 0..60 {
+        if s["moves"].as_array().unwrap().len() >= 3 || !s["over"].is_null() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        s = state(&server);
+    }
+    assert_eq!(s["moves"].as_array().unwrap().len(), 3, "{s}");
+    let again = s["clock"]["left_ms"][0].as_u64().unwrap();
+    assert!((200..=300).contains(&again), "{s}");
+    assert!(s["over"].is_null(), "{s}");
+    server.post(&token, &format!("/api/play/{id}/stop"), "{}");
 }

@@ -62,13 +62,20 @@ async function ready(plies) {
   }, plies);
 }
 
-async function startGame(preset, p1, p2, movetime, position) {
+// Starts a game; `tc` (a clock as `arena match` takes it) instead of a time per move.
+async function startGame(preset, p1, p2, movetime, position, tc) {
   await page.click('#tab-play');
   await page.selectOption('#game-name', { label: preset });
   await page.fill('#game-position', position || '');
   await page.selectOption('#p1', p1);
   await page.selectOption('#p2', p2);
-  await page.fill('#movetime', String(movetime));
+  if (tc) {
+    await page.selectOption('#tc-kind', 'clock');
+    await page.fill('#tc-text', tc);
+  } else {
+    await page.selectOption('#tc-kind', 'move');
+    await page.fill('#movetime', String(movetime));
+  }
   const before = await page.getAttribute('#play-board', 'data-session');
   await page.click('#start');
   await page.waitForFunction((id) => {
@@ -453,6 +460,42 @@ try {
   await boardShot('board-mnk-5x5.png');
   await stopGame();
 
+  {
+    // 6c. A game on a clock started from the page: two clocks counting down (m:ss, tenths
+    // under 10 s), the one to move highlighted and ticking, the increment added after a
+    // move; a person who lets the clock run out loses on time (the server decides).
+    await startGame('tictactoe', 'human', 'agon', 0, '', '10+3');
+    const left = (seat) => page.evaluate((s) => Number(document.getElementById(`clock-${s}`).dataset.leftMs), seat);
+    // The clocks start once the engine is ready.
+    await page.waitForSelector('#clock-p1.running');
+    const texts = await page.locator('#clocks .clock').allTextContents();
+    check(texts.length === 2 && texts.every((t) => /\d:\d\d/.test(t)), `a game on a clock shows two clocks (${texts.join('; ')})`);
+    check(await page.locator('#clock-p1.running').count() === 1 && await page.locator('#clock-p2.running').count() === 0,
+      'the clock of the side to move is highlighted');
+    const [text1, left1] = [await page.locator('#clock-p1').textContent(), await left('p1')];
+    await page.waitForTimeout(400);
+    const [text2, left2] = [await page.locator('#clock-p1').textContent(), await left('p1')];
+    check(left2 <= left1 - 300 && text1 !== text2 && await left('p2') === 10000,
+      `the clock to move counts down ("${text1}" then "${text2}"), the other stands at 10 s`);
+    const beforeMove = await left('p1');
+    await page.click('#play-board [data-sq="b2"]');
+    await waitForMoves(2);
+    const record = (await serverState()).moves;
+    const afterMove = record[0].clock_ms;
+    await page.waitForFunction((ms) => Number(document.getElementById('clock-p1').dataset.leftMs) > ms, beforeMove + 2000);
+    check(afterMove > beforeMove + 2000 && afterMove <= 13000,
+      `the increment is added after a move: ${beforeMove} ms shown just before it, ${afterMove} ms after (10+3)`);
+    check(record[1].clock_ms > 0 && record[1].clock_ms <= 13000, `agon's clock after its reply: ${record[1].clock_ms} ms`);
+    await shot('clock-game.png');
+    await stopGame();
+    await startGame('tictactoe', 'human', 'human', 0, '', '1+0');
+    await page.waitForFunction(() => /lost on time/.test(document.getElementById('result').textContent), null, { timeout: 5000 });
+    const flagged = await page.locator('#result').textContent();
+    check(/^O \(human\) wins: X \(human\) lost on time/.test(flagged), `a person who does not move loses on time: "${flagged}"`);
+    check(await page.locator('#clock-p1.flagged').count() === 1 && await left('p1') === 0, 'the flagged clock shows 0 and is marked');
+    await shot('clock-flagged.png');
+  }
+
   // 7. Live: the running match's game and the standings.
   await page.click('#tab-live');
   await page.waitForSelector('#live-games .live-game svg', { timeout: 60000 });
@@ -463,6 +506,26 @@ try {
   const thinking = await page.evaluate(() => [...document.querySelectorAll('#live-games .live-thinking')]
     .map((p) => p.textContent).find((t) => /depth \d/.test(t)));
   check(true, `the engine's search in progress is shown live: "${thinking}"`);
+  {
+    // The running match is on a clock: each side's time left, the engine to move's
+    // counting down between the match's updates.
+    const read = () => page.evaluate(() => {
+      const c = document.querySelector('#live-games .live-clock.running');
+      if (!c) return null;
+      const g = c.closest('.live-game');
+      return { key: `${g.dataset.run}/${g.dataset.game}/${g.dataset.plies}/${c.dataset.seat}`, left: Number(c.dataset.leftMs),
+        clocks: [...g.querySelectorAll('.live-clock')].map((x) => x.textContent) };
+    });
+    let ticked = null;
+    for (let i = 0; i < 20 && !ticked; i++) {
+      const a = await read();
+      await page.waitForTimeout(300);
+      const b = await read();
+      if (a && b && a.key === b.key && b.left <= a.left - 150) ticked = [a, b];
+    }
+    check(ticked && ticked[1].clocks.length === 2 && ticked[1].clocks.every((t) => /\d:\d\d/.test(t)),
+      `the live view counts the clock of the engine to move down: ${ticked ? `${ticked[0].left} ms then ${ticked[1].left} ms (${ticked[1].clocks.join('; ')})` : 'never'}`);
+  }
   await page.screenshot({ path: join(artifacts, 'live.png'), fullPage: true });
 
   {

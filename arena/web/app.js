@@ -361,15 +361,46 @@ async function preview() {
 }
 $('game-position').addEventListener('change', preview);
 
+// The time control: per engine move (the ms field), a clock (a preset or typed as
+// `arena match` takes it) or none.
+function showTimeControl() {
+  const kind = $('tc-kind').value;
+  $('movetime-box').hidden = kind !== 'move';
+  $('clock-box').hidden = kind !== 'clock';
+}
+$('tc-kind').addEventListener('change', showTimeControl);
+$('tc-preset').addEventListener('change', () => {
+  if ($('tc-preset').value) $('tc-text').value = $('tc-preset').value;
+  else $('tc-text').focus();
+});
+$('tc-text').addEventListener('input', () => {
+  const preset = [...$('tc-preset').options].find((o) => o.value === $('tc-text').value.trim());
+  $('tc-preset').value = preset ? preset.value : '';
+});
+showTimeControl();
+
+function timeControl() {
+  const kind = $('tc-kind').value;
+  if (kind === 'move') return { movetime_ms: Number($('movetime').value) };
+  if (kind === 'clock') return { tc: $('tc-text').value };
+  return {};
+}
+
+// A state as received: the moment it came, to count the running clock down from.
+function stamp(state) {
+  if (state) state.receivedAt = performance.now();
+  return state;
+}
+
 $('new-game').addEventListener('submit', async (event) => {
   event.preventDefault();
   $('form-error').textContent = '';
   if (session && !session.over) await api(`/api/play/${session.id}/stop`, {}).catch(() => {});
   try {
-    session = await api('/api/play', {
+    session = stamp(await api('/api/play', {
       game: gameSpec(), position: $('game-position').value, p1: $('p1').value, p2: $('p2').value,
-      movetime_ms: Number($('movetime').value),
-    });
+      ...timeControl(),
+    }));
   } catch (e) {
     $('form-error').textContent = e.message;
     return;
@@ -381,7 +412,7 @@ $('new-game').addEventListener('submit', async (event) => {
 });
 
 $('stop').addEventListener('click', async () => {
-  if (session) session = await api(`/api/play/${session.id}/stop`, {}).catch(() => session);
+  if (session) session = stamp(await api(`/api/play/${session.id}/stop`, {}).catch(() => session));
   renderSession();
 });
 
@@ -389,7 +420,7 @@ $('stop').addEventListener('click', async () => {
 // move and the event stream race, and the engine's reply may come first.
 function adopt(next) {
   if (session && next.id === session.id && next.version < session.version) return;
-  session = next;
+  session = stamp(next);
 }
 
 // Follows game `id`: every change comes as a `state` event; the server ends the stream
@@ -841,9 +872,41 @@ function clockText(ms) {
   const m = Math.floor(s / 60);
   return `${m}:${(s - 60 * m).toFixed(1).padStart(4, '0')}`;
 }
+// Time left as m:ss, with tenths under 10 s.
+function leftText(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) return `0:${(Math.floor(ms / 100) / 10).toFixed(1).padStart(4, '0')}`;
+  const total = Math.floor(ms / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+// A clock's time left now: the server's time left, less (for the running clock) the time
+// since it started, as the server counted it when it sent the state plus the time since
+// the page received it.
+function leftNow(left, running, sinceServer, receivedAt) {
+  return running ? left - sinceServer - (performance.now() - receivedAt) : left;
+}
+// Clocks of a game on a clock (`tc=`): each side's time left, counting down for the side
+// to move; a side whose time ran out is marked.
+function tickGameClocks(s) {
+  const c = s.clock;
+  const lostOnTime = s.over && /lost on time/.test(s.over[1]) ? (s.over[0] === '1-0' ? 'p2' : 'p1') : null;
+  ['p1', 'p2'].forEach((seat, i) => {
+    const running = c.running === seat;
+    const left = leftNow(c.left_ms[i], running, c.now_unix_ms - c.since_unix_ms, s.receivedAt || performance.now());
+    const box = $(`clock-${seat}`);
+    box.classList.toggle('running', running);
+    box.classList.toggle('flagged', lostOnTime === seat);
+    box.dataset.leftMs = String(Math.max(0, Math.round(left)));
+    const togo = c.moves_to_go[i] ? ` (${c.moves_to_go[i]} moves to go)` : '';
+    box.replaceChildren(`${sideName(s.view.sides[i])} ${s.players[i]}: `, Object.assign(document.createElement('span'),
+      { className: 'left', textContent: leftText(left) }), `${togo}${lostOnTime === seat ? ' lost on time' : ''}`);
+  });
+}
 function tickClocks() {
   const s = session;
   if (!s) { $('clock-p1').textContent = ''; $('clock-p2').textContent = ''; return; }
+  if (s.clock) { tickGameClocks(s); return; }
+  for (const seat of ['p1', 'p2']) { $(`clock-${seat}`).classList.remove('flagged'); delete $(`clock-${seat}`).dataset.leftMs; }
   const key = `${s.id}/${s.moves.length}`;
   if (turnStart.key !== key) {
     // A person's time is measured here (the server times engines only).
@@ -852,7 +915,7 @@ function tickClocks() {
     const seat = s.view.to_move_seat;
     turnStart = { key, at: performance.now(), id: s.id, seat: s.human[seat === 'p1' ? 0 : 1] ? seat : null };
   }
-  const movetime = Number($('movetime').value);
+  const movetime = s.movetime_ms || Number($('movetime').value);
   ['p1', 'p2'].forEach((seat, i) => {
     const used = s.human[i] ? humanUsed[seat] : s.moves.filter((m) => m.side === seat).reduce((a, m) => a + (m.time_ms || 0), 0);
     const toMove = !s.over && s.view.to_move_seat === seat;
@@ -886,6 +949,37 @@ function stopLive() {
   if (liveEvents) liveEvents.close();
   liveEvents = null;
 }
+
+// The live games' clocks: the side to move's counts down from the last snapshot.
+function liveClocks(g, sentUnixMs) {
+  const live = g.live;
+  if (!live.clocks_ms || live.clocks_ms.every((c) => c === null || c === undefined)) return null;
+  const box = document.createElement('div');
+  box.className = 'live-clocks';
+  ['p1', 'p2'].forEach((seat, i) => {
+    const left = live.clocks_ms[i];
+    if (left === null || left === undefined) return;
+    const div = document.createElement('div');
+    const running = live.to_move === seat;
+    div.className = 'clock live-clock' + (running ? ' running' : '');
+    div.dataset.seat = seat;
+    div.dataset.prefix = `${i === 0 ? live.p1 : live.p2}: `;
+    div.dataset.left = String(running ? left - Math.max(0, sentUnixMs - live.turn_unix_ms) : left);
+    div.dataset.at = String(performance.now());
+    box.appendChild(div);
+  });
+  tickLiveClocks(box);
+  return box;
+}
+function tickLiveClocks(root) {
+  for (const div of (root || document).querySelectorAll('.live-clock')) {
+    const running = div.classList.contains('running');
+    const left = Number(div.dataset.left) - (running ? performance.now() - Number(div.dataset.at) : 0);
+    div.dataset.leftMs = String(Math.max(0, Math.round(left)));
+    div.textContent = div.dataset.prefix + leftText(left);
+  }
+}
+setInterval(() => { if (activeTab === 'live') tickLiveClocks(); }, 100);
 
 function renderLive(data) {
   const folders = $('live-folders');
@@ -921,7 +1015,8 @@ function renderLive(data) {
       info.textContent = `${t.seat} thinking ${fmt(t.elapsed_ms)} ms: depth ${fmt(t.depth)}, score ${fmt(t.score)}, ` +
         `${fmt(t.nodes)} nodes, ${fmt(t.nps)} nps` + (t.pv && t.pv.length ? `, pv ${t.pv.join(' ')}` : '') + ` (${t.lines} info lines)`;
     }
-    div.append(title, info, board);
+    const clocks = liveClocks(g, data.sent_unix_ms);
+    div.append(title, ...(clocks ? [clocks] : []), info, board);
     return div;
   }));
 }

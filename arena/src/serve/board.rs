@@ -917,6 +917,25 @@ async fn probe(config: Arc<EngineConfig>, referee: RefereeSettings) -> EngineGam
     answer
 }
 
+/// The games `config` plays (`None`: it did not say) and how we know, as
+/// `GET /api/engines` says: asked once, then remembered.
+pub(super) async fn engine_games(
+    config: &Arc<EngineConfig>,
+    referee: &RefereeSettings,
+) -> (Option<Vec<String>>, String) {
+    let key = format!("{config:?}");
+    if let Some(g) = cache().lock().await.get(&key) {
+        return (g.games.clone(), g.source.clone());
+    }
+    let mut referee = referee.clone();
+    referee.log_dir = None;
+    referee.live_dir = None;
+    let answer = probe(Arc::clone(config), referee).await;
+    let out = (answer.games.clone(), answer.source.clone());
+    cache().lock().await.insert(key, answer);
+    out
+}
+
 async fn api_engines(State(state): State<Shared>) -> Json<serde_json::Value> {
     let mut referee = state.config.referee.clone();
     referee.log_dir = None;

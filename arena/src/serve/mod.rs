@@ -42,6 +42,7 @@ use tokio::sync::mpsc;
 
 use agon::games::GameSpec;
 
+use crate::clock::TimeControl;
 use crate::record::GameRecord;
 use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
@@ -334,13 +335,72 @@ struct NewGame {
     p1: String,
     /// `human` or a configured engine's name.
     p2: String,
-    /// Time per engine move.
-    #[serde(default = "default_movetime")]
-    movetime_ms: u64,
+    /// The time control, as `arena match` takes it: `tc=60+1`, `tc=40/60+0.5`, `st=0.5`
+    /// (or without `tc=`: `60+1`); `none` or absent: `movetime_ms`.
+    #[serde(default)]
+    tc: Option<String>,
+    /// Time per engine move without a clock (default [`DEFAULT_MOVETIME_MS`]).
+    #[serde(default)]
+    movetime_ms: Option<u64>,
 }
 
-fn default_movetime() -> u64 {
-    500
+/// The time per engine move of a game that names no time control.
+const DEFAULT_MOVETIME_MS: u64 = 500;
+/// The longest base time and increment of a clock, in ms.
+const MAX_CLOCK_MS: (u64, u64) = (24 * 3_600_000, 3_600_000);
+
+/// The time control of a new game, or what is wrong with it: `tc` in `arena match`'s
+/// words (the same parser), else `movetime_ms`.
+fn time_control(tc: Option<&str>, movetime_ms: Option<u64>) -> Result<TimeControl, String> {
+    let text = tc.map(str::trim).filter(|t| !t.is_empty() && *t != "none");
+    let Some(text) = text else {
+        let ms = movetime_ms.unwrap_or(DEFAULT_MOVETIME_MS);
+        if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
+            return Err(format!(
+                "movetime_ms {ms} is out of range ({}..={})",
+                MOVETIME_MS.0, MOVETIME_MS.1
+            ));
+        }
+        return Ok(TimeControl {
+            movetime: Some(ms),
+            ..TimeControl::default()
+        });
+    };
+    if let Some(ms) = movetime_ms {
+        return Err(format!(
+            "tc '{text}' and movetime_ms {ms} both given: give one time control"
+        ));
+    }
+    // `60+1` alone is a clock, as `tc=60+1`.
+    let words = if text.contains('=') {
+        text.to_string()
+    } else {
+        format!("tc={text}")
+    };
+    let parsed = TimeControl::parse(&words).map_err(|e| format!("time control: {e}"))?;
+    if let Some((base, inc)) = parsed.clock {
+        if base == 0 {
+            return Err(format!(
+                "time control '{text}': a clock needs a base time above zero"
+            ));
+        }
+        if base > MAX_CLOCK_MS.0 || inc > MAX_CLOCK_MS.1 {
+            return Err(format!(
+                "time control '{text}': at most {} h of base time and {} min of increment",
+                MAX_CLOCK_MS.0 / 3_600_000,
+                MAX_CLOCK_MS.1 / 60_000
+            ));
+        }
+    }
+    if let Some(ms) = parsed.movetime {
+        if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
+            return Err(format!(
+                "time control '{text}': st= of {ms} ms is out of range ({}..={} ms)",
+                MOVETIME_MS.0, MOVETIME_MS.1
+            ));
+        }
+    }
+    Ok(parsed)
 }
 
 async fn api_new_game(
@@ -364,6 +424,10 @@ async fn api_new_game(
             )
         }
     };
+    let tc = match time_control(request.tc.as_deref(), request.movetime_ms) {
+        Ok(tc) => tc,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
     let mut players = Vec::new();
     for who in [&request.p1, &request.p2] {
         if who == "human" {
@@ -372,10 +436,20 @@ async fn api_new_game(
         }
         match state.config.engines.iter().find(|e| &e.name == who) {
             Some(e) => {
-                if e.dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
+                // The games it plays, as the page is told (asked once, then remembered).
+                let (games, source) = board::engine_games(e, &state.config.referee).await;
+                if let Some(games) = games.filter(|g| !g.iter().any(|n| n == spec.name)) {
+                    let plays = if games.is_empty() {
+                        "no game".to_string()
+                    } else {
+                        games.join(", ")
+                    };
                     return error(
                         StatusCode::BAD_REQUEST,
-                        format!("engine '{who}' speaks TEI, which plays Tak only"),
+                        format!(
+                            "engine '{who}' does not play {} (game '{}'): it plays {plays} ({source})",
+                            spec.name, request.game
+                        ),
                     );
                 }
                 players.push(Player::Engine(Arc::clone(e)));
@@ -398,15 +472,6 @@ async fn api_new_game(
             }
         }
     }
-    if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&request.movetime_ms) {
-        return error(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "movetime_ms {} is out of range ({}..={})",
-                request.movetime_ms, MOVETIME_MS.0, MOVETIME_MS.1
-            ),
-        );
-    }
     let position = request.position.filter(|p| !p.trim().is_empty());
     let id = match random_hex(16) {
         Ok(id) => id,
@@ -419,14 +484,7 @@ async fn api_new_game(
     };
     let serial = state.next_serial.fetch_add(1, Ordering::SeqCst);
     let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-    let session = match Session::new(
-        id.clone(),
-        serial,
-        spec.clone(),
-        position,
-        players,
-        request.movetime_ms,
-    ) {
+    let session = match Session::new(id.clone(), serial, spec.clone(), position, players, tc) {
         Ok(s) => s,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("position: {e}")),
     };

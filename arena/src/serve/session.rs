@@ -15,6 +15,7 @@ use tokio::time::Instant;
 
 use super::view::{board_view, BoardView};
 use crate::client::ClientError;
+use crate::clock::{Charge, Clock, TimeControl};
 use crate::record::{MoveRecord, ScoreRecord, Seat};
 use crate::referee::{fault, EngineConfig, EngineSlot, RefereeSettings};
 
@@ -59,6 +60,27 @@ pub struct Thinking {
     pub lines: u64,
 }
 
+/// The clocks of a game on a clock (`tc=`): each side's time left and whose clock runs
+/// since when, so that the page counts the running one down between states.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockState {
+    /// Each side's time left (ms) when its clock last stopped; for the side whose clock
+    /// runs, when it started.
+    pub left_ms: [u64; 2],
+    /// Added to a side's clock after each of its moves (ms).
+    pub inc_ms: u64,
+    /// Moves until each side's clock gets the base time again (with `tc=MOVES/...`).
+    pub moves_to_go: [Option<u32>; 2],
+    /// The seat whose clock runs (`p1`, `p2`); none before the game begins and after it
+    /// ends.
+    pub running: Option<&'static str>,
+    /// When the running clock started, in ms since the Unix epoch (server time).
+    pub since_unix_ms: u64,
+    /// When this state was made, in ms since the Unix epoch (server time): the running
+    /// side has `left_ms - (now_unix_ms - since_unix_ms)` left at that moment.
+    pub now_unix_ms: u64,
+}
+
 /// The state the page is sent on every change.
 #[derive(Clone, Debug, Serialize)]
 pub struct SessionState {
@@ -80,6 +102,12 @@ pub struct SessionState {
     pub status: String,
     /// Set when the game is over: the result (`1-0`...) and why.
     pub over: Option<(String, String)>,
+    /// The time control as `arena match` writes it (`tc=60+1`, `st=0.5`).
+    pub tc: String,
+    /// The time per engine move (ms), in a game without a clock.
+    pub movetime_ms: Option<u64>,
+    /// The clocks, in a game on a clock.
+    pub clock: Option<ClockState>,
 }
 
 /// One game of the page.
@@ -90,7 +118,9 @@ pub struct Session {
     serial: u64,
     start: Option<String>,
     players: [Player; 2],
-    movetime_ms: u64,
+    /// The time control of both sides: a clock runs for persons and engines alike; a time
+    /// per move, depth or nodes limits the engines only.
+    tc: TimeControl,
     inner: Mutex<Inner>,
     human_moved: Notify,
     cancel: watch::Sender<bool>,
@@ -119,6 +149,12 @@ struct Inner {
     over: Option<(String, String)>,
     version: u64,
     last_seen: Instant,
+    /// Each side's clock (time left meaningful with a `tc=` clock).
+    clocks: [Clock; 2],
+    /// Whether the clocks run: the engines have started and the first turn has begun.
+    started: bool,
+    /// When the side to move began its turn (an engine: when its `go` was sent).
+    turn_started: Instant,
 }
 
 /// Why a move from the page was not played.
@@ -130,6 +166,8 @@ pub enum MoveRefusal {
     NotYourTurn(String),
     /// The rules refuse it: the library's reason.
     Illegal(String),
+    /// The mover's clock ran out before the move came: the game is lost on time.
+    OutOfTime(String),
 }
 
 impl std::fmt::Display for MoveRefusal {
@@ -138,6 +176,7 @@ impl std::fmt::Display for MoveRefusal {
             MoveRefusal::Over => write!(f, "the game is over"),
             MoveRefusal::NotYourTurn(who) => write!(f, "it is {who}'s turn, not yours"),
             MoveRefusal::Illegal(reason) => write!(f, "{reason}"),
+            MoveRefusal::OutOfTime(reason) => write!(f, "too late: {reason}"),
         }
     }
 }
@@ -153,7 +192,7 @@ impl Session {
         spec: GameSpec,
         start: Option<String>,
         players: [Player; 2],
-        movetime_ms: u64,
+        tc: TimeControl,
     ) -> Result<Arc<Session>, String> {
         let game = agon::games::new_game(&spec, start.as_deref()).map_err(|e| e.to_string())?;
         let (cancel, _) = watch::channel(false);
@@ -166,7 +205,7 @@ impl Session {
             serial,
             start,
             players,
-            movetime_ms,
+            tc,
             inner: Mutex::new(Inner {
                 game,
                 played: Vec::new(),
@@ -176,6 +215,9 @@ impl Session {
                 over: None,
                 version: 0,
                 last_seen: Instant::now(),
+                clocks: [Clock::new(tc), Clock::new(tc)],
+                started: false,
+                turn_started: Instant::now(),
             }),
             human_moved: Notify::new(),
             cancel,
@@ -237,7 +279,88 @@ impl Session {
             thinking: inner.thinking.clone(),
             status: inner.status.clone(),
             over: inner.over.clone(),
+            tc: self.tc.to_string(),
+            movetime_ms: self
+                .tc
+                .clock
+                .is_none()
+                .then_some(self.tc.movetime)
+                .flatten(),
+            clock: self.clock_state(&inner),
         }
+    }
+
+    /// The clocks as the page is sent them (games on a clock only).
+    fn clock_state(&self, inner: &Inner) -> Option<ClockState> {
+        let (_, inc) = self.tc.clock?;
+        let now = crate::live::unix_ms();
+        let running = (inner.started && inner.over.is_none())
+            .then(|| Seat::of(inner.game.side_to_move()).name());
+        let since = now.saturating_sub(inner.turn_started.elapsed().as_millis() as u64);
+        Some(ClockState {
+            left_ms: [inner.clocks[0].left_ms(), inner.clocks[1].left_ms()],
+            inc_ms: inc,
+            moves_to_go: [inner.clocks[0].moves_to_go(), inner.clocks[1].moves_to_go()],
+            running,
+            since_unix_ms: if running.is_some() { since } else { now },
+            now_unix_ms: now,
+        })
+    }
+
+    /// Whether the game is on a clock.
+    fn on_clock(&self) -> bool {
+        self.tc.clock.is_some()
+    }
+
+    /// The words of `seat` losing on time.
+    fn lost_on_time(&self, inner: &Inner, seat: Seat, detail: &str) -> String {
+        let side = pretty(inner.game.side_name(seat.side()));
+        format!(
+            "{side} ({}) lost on time: {detail}",
+            self.players[seat.index()].label()
+        )
+    }
+
+    /// Ends the game as lost on time by `seat` (its clock shows zero); under the lock.
+    fn flag(&self, inner: &mut Inner, seat: Seat, reason: String) {
+        inner.clocks[seat.index()].left = Duration::ZERO;
+        finish(inner, forfeit(seat), reason);
+    }
+
+    /// When the clock of the person to move runs out, if a person is to move on a clock
+    /// that runs.
+    fn human_deadline(&self) -> Option<Instant> {
+        let inner = self.lock();
+        if !self.on_clock() || !inner.started || inner.over.is_some() {
+            return None;
+        }
+        let seat = Seat::of(inner.game.side_to_move());
+        Some(inner.turn_started + inner.clocks[seat.index()].left)
+    }
+
+    /// Ends the game if the person in `seat` is still to move with no time left.
+    fn flag_if_due(&self, seat: Seat) {
+        let mut inner = self.lock();
+        if inner.over.is_some() || Seat::of(inner.game.side_to_move()) != seat {
+            return;
+        }
+        let left = inner.clocks[seat.index()].left;
+        let used = inner.turn_started.elapsed();
+        if used < left {
+            return;
+        }
+        let reason = self.lost_on_time(
+            &inner,
+            seat,
+            &format!(
+                "no move in {} ({} were left on its clock)",
+                seconds(used),
+                seconds(left)
+            ),
+        );
+        self.flag(&mut inner, seat, reason);
+        drop(inner);
+        self.changed();
     }
 
     /// The start position the game was started from (`None`: the game's start).
@@ -269,15 +392,46 @@ impl Session {
         if let Player::Engine(e) = &self.players[seat.index()] {
             return Err(MoveRefusal::NotYourTurn(e.name.clone()));
         }
+        // On a clock, the server decides: a move that comes after the time ran out loses.
+        let timed = self.on_clock() && inner.started;
+        let used = inner.turn_started.elapsed();
+        if timed {
+            let left = inner.clocks[seat.index()].left;
+            if used > left {
+                let reason = self.lost_on_time(
+                    &inner,
+                    seat,
+                    &format!(
+                        "its move came after {} ({} were left on its clock)",
+                        seconds(used),
+                        seconds(left)
+                    ),
+                );
+                self.flag(&mut inner, seat, reason.clone());
+                drop(inner);
+                self.changed();
+                self.human_moved.notify_one();
+                return Err(MoveRefusal::OutOfTime(reason));
+            }
+        }
         let canonical = inner
             .game
             .play(text.trim())
             .map_err(|e| MoveRefusal::Illegal(e.to_string()))?;
         let ply = inner.played.len() as u32 + 1;
+        let clock_ms = if timed {
+            // In time (checked above): the increment is added.
+            let _ = inner.clocks[seat.index()].charge(used, Duration::ZERO, Duration::MAX);
+            Some(inner.clocks[seat.index()].left_ms())
+        } else {
+            None
+        };
         inner.moves.push(MoveRecord {
             ply,
             side: Some(seat),
             mv: canonical.clone(),
+            time_ms: timed.then_some(used.as_secs_f64() * 1000.0),
+            clock_ms,
             ..MoveRecord::default()
         });
         inner.played.push(canonical.clone());
@@ -306,6 +460,7 @@ impl Session {
     fn after_move(&self, inner: &mut Inner) {
         inner.version += 1;
         inner.thinking = None;
+        inner.turn_started = Instant::now();
         match inner.game.outcome() {
             Some(o) => {
                 let detail = inner
@@ -332,12 +487,7 @@ impl Session {
 
     fn end(&self, result: &str, reason: String) {
         let mut inner = self.lock();
-        if inner.over.is_none() {
-            inner.status = format!("game over: {reason}");
-            inner.over = Some((result.to_string(), reason));
-            inner.thinking = None;
-            inner.version += 1;
-        }
+        finish(&mut inner, result, reason);
         drop(inner);
         self.changed();
     }
@@ -397,6 +547,8 @@ impl Session {
             let mut inner = self.lock();
             let over = inner.over.is_some();
             if !over {
+                // The clocks start now that every engine is ready.
+                inner.started = true;
                 self.after_move(&mut inner);
             }
         }
@@ -418,8 +570,17 @@ impl Session {
                 (seat, position)
             };
             let Some(slot) = slots[seat.index()].as_mut() else {
-                // A person's turn: wait for the click.
-                self.human_moved.notified().await;
+                // A person's turn: wait for the click; on a clock, no longer than the
+                // time left (then the server flags the person, whether or not a page
+                // is open).
+                let moved = self.human_moved.notified();
+                match self.human_deadline() {
+                    Some(deadline) => tokio::select! {
+                        () = moved => {}
+                        () = tokio::time::sleep_until(deadline) => self.flag_if_due(seat),
+                    },
+                    None => moved.await,
+                }
                 continue;
             };
             if let Err(reason) = self.engine_move(slot, seat, position, settings).await {
@@ -439,9 +600,12 @@ impl Session {
     ) -> Result<(), String> {
         let name = slot.config.name.clone();
         let r = slot.running();
-        let go = Go {
-            movetime: Some(self.movetime_ms),
-            ..Go::default()
+        let (go, allowance): (Go, Duration) = {
+            let inner = self.lock();
+            let go = crate::referee::go_command(&inner.clocks, seat);
+            let (allowance, _) =
+                inner.clocks[seat.index()].allowance(settings.margin, settings.hard_cap);
+            (go, allowance)
         };
         if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
             return Err(fault(seat, "search", e, &r.process).await.describe());
@@ -449,6 +613,7 @@ impl Session {
         let started = Instant::now();
         {
             let mut inner = self.lock();
+            inner.turn_started = started;
             inner.status = format!("{name} is thinking");
             inner.thinking = Some(Thinking {
                 seat: seat.name(),
@@ -457,7 +622,6 @@ impl Session {
             inner.version += 1;
         }
         self.changed();
-        let allowance = Duration::from_millis(self.movetime_ms) + settings.margin;
         let mut watch = |info: &Info| {
             let mut inner = self.lock();
             let lines = inner.thinking.as_ref().map_or(0, |t| t.lines) + 1;
@@ -482,10 +646,27 @@ impl Session {
         {
             Ok(report) => report,
             Err(ClientError::Timeout { waited_ms, .. }) => {
+                let mut inner = self.lock();
+                if self.on_clock() {
+                    let left = inner.clocks[seat.index()].left;
+                    let reason = self.lost_on_time(
+                        &inner,
+                        seat,
+                        &format!(
+                            "no bestmove in {waited_ms} ms ({} ms were left on its clock, {} ms margin)",
+                            left.as_millis(),
+                            settings.margin.as_millis()
+                        ),
+                    );
+                    self.flag(&mut inner, seat, reason);
+                    drop(inner);
+                    self.changed();
+                    return Ok(());
+                }
                 return Err(format!(
                     "{name} lost on time: no bestmove in {waited_ms} ms ({} ms allowed)",
                     allowance.as_millis()
-                ))
+                ));
             }
             Err(e) => return Err(fault(seat, "search", e, &r.process).await.describe()),
         };
@@ -499,12 +680,38 @@ impl Session {
         if inner.over.is_some() {
             return Ok(());
         }
-        let canonical = inner
-            .game
-            .play(&text)
-            .map_err(|e| format!("{name} played an illegal move: {e}"))?;
+        let before = inner.clocks[seat.index()];
+        if let Charge::Forfeit { allowed, .. } =
+            inner.clocks[seat.index()].charge(used, settings.margin, settings.hard_cap)
+        {
+            let detail = format!(
+                "bestmove after {} ms ({} ms allowed)",
+                used.as_millis(),
+                allowed.as_millis()
+            );
+            if self.on_clock() {
+                let reason = self.lost_on_time(&inner, seat, &detail);
+                self.flag(&mut inner, seat, reason);
+                drop(inner);
+                self.changed();
+                return Ok(());
+            }
+            return Err(format!("{name} lost on time: {detail}"));
+        }
+        let canonical = match inner.game.play(&text) {
+            Ok(c) => c,
+            Err(e) => {
+                inner.clocks[seat.index()] = before;
+                return Err(format!("{name} played an illegal move: {e}"));
+            }
+        };
         let ply = inner.played.len() as u32 + 1;
-        let record = MoveRecord::searched(ply, seat, canonical.clone(), used, report.info);
+        let record = MoveRecord {
+            clock_ms: self
+                .on_clock()
+                .then(|| inner.clocks[seat.index()].left_ms()),
+            ..MoveRecord::searched(ply, seat, canonical.clone(), used, report.info)
+        };
         inner.moves.push(record);
         inner.played.push(canonical);
         self.after_move(&mut inner);
@@ -512,6 +719,30 @@ impl Session {
         self.changed();
         Ok(())
     }
+}
+
+/// Ends the game with `result` for `reason`, unless it is over already (under the lock).
+fn finish(inner: &mut Inner, result: &str, reason: String) {
+    if inner.over.is_none() {
+        inner.status = format!("game over: {reason}");
+        inner.over = Some((result.to_string(), reason));
+        inner.thinking = None;
+        inner.version += 1;
+    }
+}
+
+/// A side's name as the page writes it: `x` is `X`, `white` is `White`.
+fn pretty(side: &str) -> String {
+    let mut chars = side.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// `1.2 s`.
+fn seconds(d: Duration) -> String {
+    format!("{:.1} s", d.as_secs_f64())
 }
 
 /// The result when `seat` loses by a fault.
