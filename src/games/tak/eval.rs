@@ -84,11 +84,29 @@ pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
 }
 
 /// Empty squares on which a flat of `side` would complete a road at once.
+///
+/// A flat on an empty square `s` joins `s` to the groups of road pieces next to it, so it
+/// completes a road between two opposite edges exactly when `s` is on or next to the
+/// part connected to the one edge and on or next to the part connected to the other (no
+/// road exists yet: the game would be over). Two floods per direction, whatever the
+/// number of candidate squares.
 pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
     let g = pos.geo;
     let road = pos.road_pieces(side);
-    let mut candidates =
-        g.board & !pos.occupied() & (neighbours(g, road) | g.col_first | g.row_first);
+    let empty = g.board & !pos.occupied();
+    let reach = |edge: u64| edge | neighbours(g, grow(g, road & edge, road));
+    let across = reach(g.col_first) & reach(g.col_last);
+    let up = reach(g.row_first) & reach(g.row_last);
+    (across | up) & empty
+}
+
+/// The same squares found one at a time: a flat tried on each candidate square and the
+/// road looked for (the reference for [`road_threats`] in the tests).
+#[cfg(test)]
+pub(crate) fn road_threats_by_trial(pos: &Tak, side: Side) -> u64 {
+    let g = pos.geo;
+    let road = pos.road_pieces(side);
+    let mut candidates = g.board & !pos.occupied();
     let mut threats = 0;
     let joins = |r: u64| {
         (grow(g, r & g.col_first, r) & g.col_last != 0)

@@ -157,3 +157,44 @@ fn a_placement_that_wins_the_flat_count_is_a_win_next_move() {
         None
     );
 }
+
+/// The road threats found by flooding from the edges are the squares where a flat,
+/// tried one at a time, completes a road: over random play on every board size, for both
+/// sides, with walls and capstones in the way (random play places many of both).
+#[test]
+fn road_threats_by_flooding_match_trying_every_square() {
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let (mut checked, mut with_threats) = (0, 0);
+    for size in 3usize..=8 {
+        for _game in 0..40 {
+            let mut p = Tak::start(&Tak::settings(&[size as i64, 0, 0]).unwrap());
+            for _ply in 0..200 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                for side in [Side::First, Side::Second] {
+                    let fast = eval::road_threats(&p, side);
+                    assert_eq!(
+                        fast,
+                        eval::road_threats_by_trial(&p, side),
+                        "{size}x{size} {side:?} in {}",
+                        p.format_position()
+                    );
+                    checked += 1;
+                    with_threats += usize::from(fast != 0);
+                }
+                let mut moves = Vec::new();
+                p.generate_moves(&mut moves);
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let mv = moves[(rng % moves.len() as u64) as usize];
+                p.make_move(mv);
+            }
+        }
+    }
+    assert!(
+        checked > 10_000 && with_threats > 300,
+        "{checked} positions, {with_threats} with threats"
+    );
+}
