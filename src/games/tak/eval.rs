@@ -122,6 +122,43 @@ pub(crate) fn road_threats_by_trial(pos: &Tak, side: Side) -> u64 {
     threats
 }
 
+/// Each group of road pieces in `road` by the rows or columns it spans (the square of
+/// the larger), summed: a measure of road potential that also counts groups the distance
+/// search ignores.
+pub(super) fn group_spans_squared(g: &Geometry, mut road: u64) -> u32 {
+    let mut total = 0;
+    while road != 0 {
+        let seed = road & road.wrapping_neg();
+        let group = grow(g, seed, road);
+        road &= !group;
+        let (mut rows, mut cols) = (0u32, 0u32);
+        let mut b = group;
+        while b != 0 {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            rows |= 1 << (sq / g.n);
+            cols |= 1 << (sq % g.n);
+        }
+        let span = rows.count_ones().max(cols.count_ones());
+        total += span * span;
+    }
+    total
+}
+
+/// The pieces under the top of the stack on `sq`: `side`'s own and the opponent's.
+pub(super) fn under_top(pos: &Tak, sq: usize, side: Side) -> (usize, usize) {
+    let h = pos.height(sq);
+    // Colour bits below the top: 1 = Black.
+    let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
+    let black = below.count_ones() as usize;
+    let theirs = if side == Side::First {
+        black
+    } else {
+        h - 1 - black
+    };
+    (h - 1 - theirs, theirs)
+}
+
 /// Centrality of a square: 0 on the edge, rising to the middle.
 #[inline]
 fn centrality(n: usize, sq: usize) -> i32 {
@@ -203,26 +240,7 @@ pub fn side_features(pos: &Tak, side: Side, to_move: bool) -> [i32; FEATURES] {
     f[0] = pos.flats(side).count_ones() as i32;
     f[1] = (tops & pos.walls).count_ones() as i32;
     f[2] = (tops & pos.caps).count_ones() as i32;
-    // Each group of road pieces by the rows or columns it spans (the square of the larger),
-    // a measure of road potential that also counts groups the distance search ignores.
-    {
-        let mut road = pos.road_pieces(side);
-        while road != 0 {
-            let seed = road & road.wrapping_neg();
-            let group = grow(g, seed, road);
-            road &= !group;
-            let (mut rows, mut cols) = (0u32, 0u32);
-            let mut b = group;
-            while b != 0 {
-                let sq = b.trailing_zeros() as usize;
-                b &= b - 1;
-                rows |= 1 << (sq / n);
-                cols |= 1 << (sq % n);
-            }
-            let span = rows.count_ones().max(cols.count_ones()) as i32;
-            f[3] += span * span;
-        }
-    }
+    f[3] = group_spans_squared(g, pos.road_pieces(side)) as i32;
     // Pieces held under a player's tops: own ones are reserves for spreads, the
     // opponent's are captives that cannot count for it.
     let mut own = tops;
@@ -231,17 +249,9 @@ pub fn side_features(pos: &Tak, side: Side, to_move: bool) -> [i32; FEATURES] {
         own &= own - 1;
         let h = pos.height(sq);
         if h > 1 {
-            // Colour bits below the top: 1 = Black.
-            let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
-            let black = below.count_ones() as i32;
-            let theirs = if side == Side::First {
-                black
-            } else {
-                (h - 1) as i32 - black
-            };
-            let mine = (h - 1) as i32 - theirs;
-            f[4] += mine.min(n as i32);
-            f[5] += theirs.min(n as i32);
+            let (mine, theirs) = under_top(pos, sq, side);
+            f[4] += mine.min(n) as i32;
+            f[5] += theirs.min(n) as i32;
         }
         f[6] += centrality(n, sq);
     }
