@@ -116,6 +116,9 @@ enum Cmd {
         /// Output file.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// A line for the file's header (say which engine played).
+        #[arg(long, default_value = "")]
+        note: String,
     },
     /// Count leaf nodes of the legal move tree.
     Perft {
@@ -247,6 +250,7 @@ fn run(cli: Cli) -> Result<(), String> {
             max_plies,
             threads,
             out,
+            note,
         }) => {
             let options = agon::selfplay::SelfPlayOptions {
                 games,
@@ -256,6 +260,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 random_top,
                 max_plies,
                 threads,
+                note,
             };
             let progress = |done: usize| {
                 if done.is_multiple_of(100) || done == games {

@@ -41,6 +41,8 @@ pub struct SelfPlayOptions {
     pub max_plies: u32,
     /// Games played at once.
     pub threads: usize,
+    /// A line for the header, e.g. which commit's engine played (may be empty).
+    pub note: String,
 }
 
 /// One finished game.
@@ -172,6 +174,9 @@ impl GameVisitor for SelfPlayGame<'_> {
             o.max_plies,
             crate::engine::ENGINE_NAME,
         );
+        if !o.note.is_empty() {
+            let _ = writeln!(out, "# {}", o.note.replace('\n', " "));
+        }
         for record in records.into_inner().unwrap_or_else(|p| p.into_inner()) {
             let record = record.expect("every game played");
             let _ = writeln!(

@@ -56,7 +56,7 @@ impl Tuning {
     fn new<G: Game>() -> Tuning {
         let sel = G::selectivity();
         let base = f64::from(knob("LMR_BASE", 50)) / 100.0;
-        let div = f64::from(knob("LMR_DIV", 200)) / 100.0;
+        let div = f64::from(knob("LMR_DIV", 150)) / 100.0;
         let lmr_table = (0..64)
             .map(|d| {
                 let mut row = [0; 64];

@@ -84,11 +84,29 @@ pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
 }
 
 /// Empty squares on which a flat of `side` would complete a road at once.
+///
+/// A flat on an empty square `s` joins `s` to the groups of road pieces next to it, so it
+/// completes a road between two opposite edges exactly when `s` is on or next to the
+/// part connected to the one edge and on or next to the part connected to the other (no
+/// road exists yet: the game would be over). Two floods per direction, whatever the
+/// number of candidate squares.
 pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
     let g = pos.geo;
     let road = pos.road_pieces(side);
-    let mut candidates =
-        g.board & !pos.occupied() & (neighbours(g, road) | g.col_first | g.row_first);
+    let empty = g.board & !pos.occupied();
+    let reach = |edge: u64| edge | neighbours(g, grow(g, road & edge, road));
+    let across = reach(g.col_first) & reach(g.col_last);
+    let up = reach(g.row_first) & reach(g.row_last);
+    (across | up) & empty
+}
+
+/// The same squares found one at a time: a flat tried on each candidate square and the
+/// road looked for (the reference for [`road_threats`] in the tests).
+#[cfg(test)]
+pub(crate) fn road_threats_by_trial(pos: &Tak, side: Side) -> u64 {
+    let g = pos.geo;
+    let road = pos.road_pieces(side);
+    let mut candidates = g.board & !pos.occupied();
     let mut threats = 0;
     let joins = |r: u64| {
         (grow(g, r & g.col_first, r) & g.col_last != 0)
@@ -102,6 +120,43 @@ pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
         }
     }
     threats
+}
+
+/// Each group of road pieces in `road` by the rows or columns it spans (the square of
+/// the larger), summed: a measure of road potential that also counts groups the distance
+/// search ignores.
+pub(super) fn group_spans_squared(g: &Geometry, mut road: u64) -> u32 {
+    let mut total = 0;
+    while road != 0 {
+        let seed = road & road.wrapping_neg();
+        let group = grow(g, seed, road);
+        road &= !group;
+        let (mut rows, mut cols) = (0u32, 0u32);
+        let mut b = group;
+        while b != 0 {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            rows |= 1 << (sq / g.n);
+            cols |= 1 << (sq % g.n);
+        }
+        let span = rows.count_ones().max(cols.count_ones());
+        total += span * span;
+    }
+    total
+}
+
+/// The pieces under the top of the stack on `sq`: `side`'s own and the opponent's.
+pub(super) fn under_top(pos: &Tak, sq: usize, side: Side) -> (usize, usize) {
+    let h = pos.height(sq);
+    // Colour bits below the top: 1 = Black.
+    let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
+    let black = below.count_ones() as usize;
+    let theirs = if side == Side::First {
+        black
+    } else {
+        h - 1 - black
+    };
+    (h - 1 - theirs, theirs)
 }
 
 /// Centrality of a square: 0 on the edge, rising to the middle.
@@ -185,26 +240,7 @@ pub fn side_features(pos: &Tak, side: Side, to_move: bool) -> [i32; FEATURES] {
     f[0] = pos.flats(side).count_ones() as i32;
     f[1] = (tops & pos.walls).count_ones() as i32;
     f[2] = (tops & pos.caps).count_ones() as i32;
-    // Each group of road pieces by the rows or columns it spans (the square of the larger),
-    // a measure of road potential that also counts groups the distance search ignores.
-    {
-        let mut road = pos.road_pieces(side);
-        while road != 0 {
-            let seed = road & road.wrapping_neg();
-            let group = grow(g, seed, road);
-            road &= !group;
-            let (mut rows, mut cols) = (0u32, 0u32);
-            let mut b = group;
-            while b != 0 {
-                let sq = b.trailing_zeros() as usize;
-                b &= b - 1;
-                rows |= 1 << (sq / n);
-                cols |= 1 << (sq % n);
-            }
-            let span = rows.count_ones().max(cols.count_ones()) as i32;
-            f[3] += span * span;
-        }
-    }
+    f[3] = group_spans_squared(g, pos.road_pieces(side)) as i32;
     // Pieces held under a player's tops: own ones are reserves for spreads, the
     // opponent's are captives that cannot count for it.
     let mut own = tops;
@@ -213,17 +249,9 @@ pub fn side_features(pos: &Tak, side: Side, to_move: bool) -> [i32; FEATURES] {
         own &= own - 1;
         let h = pos.height(sq);
         if h > 1 {
-            // Colour bits below the top: 1 = Black.
-            let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
-            let black = below.count_ones() as i32;
-            let theirs = if side == Side::First {
-                black
-            } else {
-                (h - 1) as i32 - black
-            };
-            let mine = (h - 1) as i32 - theirs;
-            f[4] += mine.min(n as i32);
-            f[5] += theirs.min(n as i32);
+            let (mine, theirs) = under_top(pos, sq, side);
+            f[4] += mine.min(n) as i32;
+            f[5] += theirs.min(n) as i32;
         }
         f[6] += centrality(n, sq);
     }

@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use super::eval::{grow, neighbours, road_distance, road_threats};
+use super::eval::{group_spans_squared, neighbours, road_distance, road_threats, under_top};
 use super::Tak;
 use crate::game::Side;
 
@@ -182,15 +182,7 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
     while tall != 0 {
         let sq = tall.trailing_zeros() as usize;
         tall &= tall - 1;
-        let h = pos.height(sq);
-        let below = pos.colours[sq] & ((1u128 << (h - 1)) - 1);
-        let black = below.count_ones() as usize;
-        let theirs = if side == Side::First {
-            black
-        } else {
-            h - 1 - black
-        };
-        let mine = h - 1 - theirs;
+        let (mine, theirs) = under_top(pos, sq, side);
         let kind = usize::from(pos.kind_at(sq));
         add(SUPPORTS + kind, mine.min(n) as f32);
         add(CAPTIVES + kind, theirs.min(n) as f32);
@@ -211,24 +203,7 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
         Some(d @ 2..=7) => add(ROAD_DIST + d as usize - 2, 1.0),
         Some(_) => {}
     }
-    let mut spans = 0.0;
-    let mut rest = road;
-    while rest != 0 {
-        let seed = rest & rest.wrapping_neg();
-        let group = grow(g, seed, road);
-        rest &= !group;
-        let (mut rows, mut cols) = (0u32, 0u32);
-        let mut b = group;
-        while b != 0 {
-            let sq = b.trailing_zeros() as usize;
-            b &= b - 1;
-            rows |= 1 << (sq / n);
-            cols |= 1 << (sq % n);
-        }
-        let span = rows.count_ones().max(cols.count_ones()) as f32;
-        spans += span * span;
-    }
-    add(SPANS, spans);
+    add(SPANS, group_spans_squared(g, road) as f32);
     for &line in &m.lines {
         let k = (road & line).count_ones() as usize;
         if (2..n).contains(&k) {

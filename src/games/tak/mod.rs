@@ -632,6 +632,31 @@ impl Tak {
         (before.count_ones() as usize, self.walls >> first & 1 == 1)
     }
 
+    /// Whether the side to move can end the game with a placement (its last piece, or
+    /// on the last empty square) and win the flat count with it (a flat when it has a
+    /// stone left, else its capstone).
+    fn wins_on_flats_by_placing(&self) -> bool {
+        let me = self.to_move;
+        let (stones, caps) = self.reserves(me);
+        let empty = (self.geo.board & !self.occupied()).count_ones();
+        if empty == 0 || (stones + caps != 1 && empty != 1) {
+            return false;
+        }
+        let mine = self.flats(me).count_ones() as i32 + i32::from(stones > 0);
+        let theirs = self.flats(me.other()).count_ones() as i32;
+        let white_lead = if me == Side::First {
+            mine - theirs
+        } else {
+            theirs - mine
+        };
+        let white_margin = 2 * white_lead - self.settings.half_komi;
+        if me == Side::First {
+            white_margin > 0
+        } else {
+            white_margin < 0
+        }
+    }
+
     /// Whether the opening rule applies to the side to move (it places the opponent's flat).
     #[inline]
     fn opening(&self) -> bool {
@@ -1186,11 +1211,19 @@ impl Game for Tak {
         }
     }
 
-    /// A flat placed on a square that completes a road wins at once (roads only: the
-    /// line variant and the opening plies never).
+    /// A win with the next move that the position shows without search: a flat placed on
+    /// a square that completes a road (roads only: not in the line variant, nor in the
+    /// opening), or a placement that ends the game (the mover's last piece, or the last
+    /// empty square) with the mover ahead on flats, komi counted.
     fn forced(&self) -> Option<Forced> {
         let (stones, caps) = self.reserves(self.to_move);
-        if self.settings.line || self.opening() || stones + caps == 0 {
+        if self.finish.is_some() || self.opening() || stones + caps == 0 {
+            return None;
+        }
+        if self.wins_on_flats_by_placing() {
+            return Some(Forced::WinNextMove);
+        }
+        if self.settings.line {
             return None;
         }
         (eval::road_threats(self, self.to_move) != 0).then_some(Forced::WinNextMove)

@@ -119,3 +119,82 @@ fn move_features_count_the_flat_change_of_every_spread() {
     }
     assert!(checked > 10_000, "{checked} spreads");
 }
+
+/// The flat count ends the game when the board fills or a player places their last piece
+/// (rulebook; komi as Tiltak's half-komi): a placement that ends it with the mover ahead
+/// is a win next move, seen without search; ahead by too little for the komi, it is not.
+#[test]
+fn a_placement_that_wins_the_flat_count_is_a_win_next_move() {
+    let with_komi = |size: i64, half_komi: i64, tps: &str| {
+        let settings = Tak::settings(&[size, half_komi, 0]).unwrap();
+        Tak::parse_position(&settings, tps).unwrap()
+    };
+    // 3x3, one empty square (c1), four flats each, White to move: filling c1 makes it
+    // 5-4 on a full board.
+    let full = "1,2,1/2,1,2/1,2,x 1 5";
+    let p = with_komi(3, 0, full);
+    assert_eq!(p.forced(), Some(Forced::WinNextMove));
+    let mut after = p.clone();
+    after.make_move(p.parse_move("c1").unwrap());
+    assert_eq!(after.outcome(), Some(Outcome::Win(Side::First)));
+    // Komi 1 (half-komi 2): 5-4 is a draw, komi 0.5: still a win.
+    assert_eq!(with_komi(3, 2, full).forced(), None);
+    assert_eq!(with_komi(3, 1, full).forced(), Some(Forced::WinNextMove));
+    // Black to move on the same board fills it 4-5: a Black win.
+    assert_eq!(
+        with_komi(3, 0, "1,2,1/2,1,2/1,2,x 2 5").forced(),
+        Some(Forced::WinNextMove)
+    );
+    // 4x4, White has one stone left (14 on the board) and two flats on top against two:
+    // its last flat makes it 3-2; against three it is a 3-3 draw.
+    let last = "x4/x4/x4/1111111,1111111,2,2 1 10";
+    assert_eq!(with_komi(4, 0, last).forced(), Some(Forced::WinNextMove));
+    let mut after = with_komi(4, 0, last);
+    after.make_move(after.parse_move("a2").unwrap());
+    assert_eq!(after.outcome(), Some(Outcome::Win(Side::First)));
+    assert_eq!(
+        with_komi(4, 0, "x4/x4/2,x3/1111111,1111111,2,2 1 10").forced(),
+        None
+    );
+}
+
+/// The road threats found by flooding from the edges are the squares where a flat,
+/// tried one at a time, completes a road: over random play on every board size, for both
+/// sides, with walls and capstones in the way (random play places many of both).
+#[test]
+fn road_threats_by_flooding_match_trying_every_square() {
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let (mut checked, mut with_threats) = (0, 0);
+    for size in 3usize..=8 {
+        for _game in 0..40 {
+            let mut p = Tak::start(&Tak::settings(&[size as i64, 0, 0]).unwrap());
+            for _ply in 0..200 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                for side in [Side::First, Side::Second] {
+                    let fast = eval::road_threats(&p, side);
+                    assert_eq!(
+                        fast,
+                        eval::road_threats_by_trial(&p, side),
+                        "{size}x{size} {side:?} in {}",
+                        p.format_position()
+                    );
+                    checked += 1;
+                    with_threats += usize::from(fast != 0);
+                }
+                let mut moves = Vec::new();
+                p.generate_moves(&mut moves);
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let mv = moves[(rng % moves.len() as u64) as usize];
+                p.make_move(mv);
+            }
+        }
+    }
+    assert!(
+        checked > 10_000 && with_threats > 300,
+        "{checked} positions, {with_threats} with threats"
+    );
+}

@@ -343,3 +343,111 @@ fn data_files() -> (usize, Vec<(TakSettings, String)>) {
         .collect();
     (size, files)
 }
+
+/// The kept self-play files for `size`: every `tests/data/tak-train/*.txt` whose game is
+/// Tak of that size, in name order, with their settings.
+fn kept_files(size: usize) -> Vec<(String, TakSettings, String)> {
+    let dir = crate::texel::data_path("tak-train");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/data/tak-train")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let text = std::fs::read_to_string(dir.join(&name)).expect("a data file");
+            let spec_text = text
+                .lines()
+                .find(|l| l.starts_with("# Made by:"))
+                .and_then(|l| l.split('"').nth(1))
+                .expect("a '# Made by:' line with the quoted game spec")
+                .to_string();
+            let settings = crate::games::GameSpec::parse(&spec_text)
+                .expect("a game spec")
+                .settings::<Tak>();
+            (settings.size == size).then_some((name, settings, text))
+        })
+        .collect()
+}
+
+/// Fits the evaluation and the move scores of 5x5 and 6x6 on the kept data and rewrites
+/// `src/games/tak/weights.rs` (`scripts/train-tak.sh` runs it):
+/// `cargo test --release --lib tak::train::train_all -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn train_all() {
+    let steps = env_number("AGON_TAK_STEPS", 1500);
+    let epochs = env_number("AGON_TAK_EPOCHS", 6);
+    let mut tables = String::new();
+    for size in [5usize, 6] {
+        let files = kept_files(size);
+        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        let mut data = Vec::new();
+        let mut choice_data = Vec::new();
+        for (_, settings, text) in &files {
+            data.extend(samples(settings, text));
+            choice_data.extend(choices(settings, text));
+        }
+        eprintln!(
+            "{size}x{size}: {} samples, {} choices",
+            data.len(),
+            choice_data.len()
+        );
+        let w = fit(&data, steps, 2.0, 1e-7);
+        let value_loss = loss(&data, &w);
+        let m = fit_policy(&choice_data, epochs, 0.01);
+        let (nll, top) = policy_loss(&choice_data, &m);
+        tables += &weights_text(
+            &format!("WEIGHTS_{size}"),
+            &format!(
+                "{size}x{size}: {} positions of {} ({steps} steps), cross-entropy {value_loss:.5}.",
+                data.len(),
+                names.join(", ")
+            ),
+            &w,
+        );
+        tables += "\n";
+        tables += &policy_weights_text(
+            &format!("MOVE_WEIGHTS_{size}"),
+            &format!(
+                "{size}x{size}: the moves chosen in {} positions of the same files ({epochs} \
+                 epochs), mean log-loss {nll:.4}, top-1 {top:.3}.",
+                choice_data.len()
+            ),
+            &m,
+        );
+        tables += "\n";
+    }
+    let text = format!(
+        "//! The weights of Tak's fitted evaluation and move scores, per board size (see\n\
+         //! `features.rs` and `policy.rs` for what they multiply). Written by `train.rs`\n\
+         //! (`train_all`, run by `scripts/train-tak.sh`) from the self-play games in\n\
+         //! `tests/data/tak-train/`; do not edit by hand.\n\n\
+         use super::features::FEATURES;\n\
+         use super::policy::MOVE_FEATURES;\n\
+         use super::TakSettings;\n\n\
+         {tables}\
+         /// The evaluation weights for `settings`, where they were fitted.\n\
+         pub fn for_settings(settings: &TakSettings) -> Option<&'static [f32; FEATURES]> {{\n\
+         \x20   match (settings.line, settings.size) {{\n\
+         \x20       (false, 5) => Some(&WEIGHTS_5),\n\
+         \x20       (false, 6) => Some(&WEIGHTS_6),\n\
+         \x20       _ => None,\n\
+         \x20   }}\n\
+         }}\n\n\
+         /// The move weights for `settings`, where they were fitted.\n\
+         pub fn move_weights_for(settings: &TakSettings) -> Option<&'static [f32; MOVE_FEATURES]> {{\n\
+         \x20   match (settings.line, settings.size) {{\n\
+         \x20       (false, 5) => Some(&MOVE_WEIGHTS_5),\n\
+         \x20       (false, 6) => Some(&MOVE_WEIGHTS_6),\n\
+         \x20       _ => None,\n\
+         \x20   }}\n\
+         }}\n"
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/tak/weights.rs");
+    std::fs::write(&path, text).expect("write weights.rs");
+    println!("wrote {}", path.display());
+}
