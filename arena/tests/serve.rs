@@ -794,7 +794,16 @@ fn a_match_nobody_watches_writes_no_live_file_and_a_page_that_comes_gets_its_mov
         "the page saw {grew} new moves in {} events",
         events.len()
     );
-    assert!(!live_files(&out).is_empty());
+    // While watched, every game in progress has its file (between two games there is
+    // none for a moment, so look for up to a second).
+    let start = std::time::Instant::now();
+    while live_files(&out).is_empty() && start.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        !live_files(&out).is_empty(),
+        "no live file for a second while a page watches"
+    );
     // The page goes: the match stops publishing once the flag is stale.
     drop(server);
     std::thread::sleep(Duration::from_millis(3_600));
