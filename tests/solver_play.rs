@@ -100,70 +100,69 @@ fn find_positions_the_solvers_prove_won() {
     let fast = Duration::from_millis(5);
     // Clobber 5x6.
     let spec = GameSpec::parse("clobber rows=5 cols=6").unwrap();
-    let start = Clobber::start(&spec.settings::<Clobber>());
-    let mut found = 0;
-    for seed in 0..games {
-        let mut kept = 0;
-        for pos in self_play(&start, seed, 2, 3, 4) {
-            let began = Instant::now();
+    collect_proved_wins(
+        "clobber rows=5 cols=6",
+        &Clobber::start(&spec.settings::<Clobber>()),
+        games,
+        |pos: &Clobber| {
             let mut solver = RegionSolver::new();
-            solver.set_limits(Some(began + fast), None);
-            let Ok(solution) = solver.solve(&pos, &stop) else {
-                continue;
-            };
-            let took = began.elapsed();
-            if !solution.side_to_move_wins {
-                continue;
-            }
-            let mut after = pos.clone();
-            after.make_move(plain_move(&pos));
-            let mut check = RegionSolver::new();
-            let main_loses_it = check.side_to_move_wins(&after, &stop).unwrap();
-            if !main_loses_it && (seed % 4 != 0 || kept >= 2) {
-                continue; // main's engine kept the win: keep a few of these only
-            }
-            kept += u32::from(!main_loses_it);
-            if plain_search_proves(&pos, Duration::from_secs(3)) != Some(true) {
-                continue;
-            }
-            found += 1;
-            println!(
-                "clobber rows=5 cols=6|{}|seed {seed}, solver {:.1} ms, main {}",
-                pos.format_position(),
-                took.as_secs_f64() * 1000.0,
-                if main_loses_it {
-                    "loses it"
-                } else {
-                    "keeps it"
-                }
-            );
-        }
-    }
-    println!("# clobber: {found} positions from {games} games");
+            solver.set_limits(Some(Instant::now() + fast), None);
+            solver.solve(pos, &stop).is_ok_and(|s| s.side_to_move_wins)
+        },
+        |after: &Clobber| RegionSolver::new().side_to_move_wins(after, &stop).ok(),
+    );
     // 7x7 four in a row.
     let spec = GameSpec::parse("mnk m=7 n=7 k=4").unwrap();
-    let start = Mnk::start(&spec.settings::<Mnk>());
+    collect_proved_wins(
+        "mnk m=7 n=7 k=4",
+        &Mnk::start(&spec.settings::<Mnk>()),
+        games,
+        |pos: &Mnk| {
+            let mut solver = ThreatSolver::new(pos).unwrap();
+            solver.set_limits(Some(Instant::now() + fast), None);
+            solver
+                .solve(pos, &stop)
+                .is_ok_and(|s| s.value == Value::Win)
+        },
+        |after: &Mnk| {
+            let mut check = ThreatSolver::new(after).unwrap();
+            check
+                .side_to_move_loses(after, &stop)
+                .ok()
+                .map(|loses| !loses)
+        },
+    );
+}
+
+/// Prints, as lines of `tests/data/solver-wins.txt`, the positions of `games` noisy
+/// self-play games from `start` that `proves_won` shows won for the side to move within
+/// its time and a plain 3 s search also proves won: every one where main's engine
+/// (`plain_move`) throws the win away (`opponent_wins` of the position after its move),
+/// and at most two per game in a quarter of the games where it keeps it.
+fn collect_proved_wins<G: Game>(
+    spec: &str,
+    start: &G,
+    games: u64,
+    proves_won: impl Fn(&G) -> bool,
+    opponent_wins: impl Fn(&G) -> Option<bool>,
+) {
     let mut found = 0;
     for seed in 0..games {
         let mut kept = 0;
-        for pos in self_play(&start, seed, 2, 3, 4) {
+        for pos in self_play(start, seed, 2, 3, 4) {
             let began = Instant::now();
-            let mut solver = ThreatSolver::new(&pos).unwrap();
-            solver.set_limits(Some(began + fast), None);
-            let Ok(solution) = solver.solve(&pos, &stop) else {
-                continue;
-            };
-            let took = began.elapsed();
-            if solution.value != Value::Win {
+            if !proves_won(&pos) {
                 continue;
             }
+            let took = began.elapsed();
             let mut after = pos.clone();
             after.make_move(plain_move(&pos));
             if after.outcome().is_some() {
                 continue;
             }
-            let mut check = ThreatSolver::new(&after).unwrap();
-            let main_loses_it = !check.side_to_move_loses(&after, &stop).unwrap();
+            let Some(main_loses_it) = opponent_wins(&after) else {
+                continue;
+            };
             if !main_loses_it && (seed % 4 != 0 || kept >= 2) {
                 continue; // main's engine kept the win: keep a few of these only
             }
@@ -173,7 +172,7 @@ fn find_positions_the_solvers_prove_won() {
             }
             found += 1;
             println!(
-                "mnk m=7 n=7 k=4|{}|seed {seed}, solver {:.1} ms, main {}",
+                "{spec}|{}|seed {seed}, solver {:.1} ms, main {}",
                 pos.format_position(),
                 took.as_secs_f64() * 1000.0,
                 if main_loses_it {
@@ -184,7 +183,7 @@ fn find_positions_the_solvers_prove_won() {
             );
         }
     }
-    println!("# mnk: {found} positions from {games} games");
+    println!("# {spec}: {found} positions from {games} games");
 }
 
 /// The positions of `tests/data/solver-wins.txt`: game spec and position.

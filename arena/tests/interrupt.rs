@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -86,14 +86,14 @@ fn sigkill_mid_match_leaves_complete_records_and_no_engine() {
     assert_no_survivors(&marker);
 }
 
-#[test]
-fn ctrl_c_records_games_in_progress_as_interrupted() {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = marker("sigint");
-    let journal_path = dir.path().join("arena-out/journal.jsonl");
-    let mut cmd = arena_match(dir.path(), &marker);
+/// A 100-game tic-tac-toe match, two at a time, between a `use-exact-time` engine and
+/// one with behaviour `b` (0.05 s a move), started in `dir` and under way: two games are in
+/// its journal and the next ones have begun. Returns the arena and its journal's path.
+fn match_under_way(dir: &Path, marker: &str, b: &str) -> (Child, PathBuf) {
+    let journal_path = dir.join("arena-out/journal.jsonl");
+    let mut cmd = arena_match(dir, marker);
     cmd.args(scripted_engine("use-exact-time", "a", "st=0.05"))
-        .args(scripted_engine("leave-child", "b", "st=0.05"))
+        .args(scripted_engine(b, "b", "st=0.05"))
         .args([
             "--game",
             "tictactoe",
@@ -107,6 +107,14 @@ fn ctrl_c_records_games_in_progress_as_interrupted() {
     let mut child = cmd.spawn().unwrap();
     wait_for_lines(&mut child, &journal_path, 2);
     std::thread::sleep(Duration::from_millis(60));
+    (child, journal_path)
+}
+
+#[test]
+fn ctrl_c_records_games_in_progress_as_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = marker("sigint");
+    let (child, journal_path) = match_under_way(dir.path(), &marker, "leave-child");
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
@@ -146,23 +154,7 @@ fn ctrl_c_records_games_in_progress_as_interrupted() {
 fn sigterm_to_engines_then_arena_is_an_interruption_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let marker = marker("sigterm-all");
-    let journal_path = dir.path().join("arena-out/journal.jsonl");
-    let mut cmd = arena_match(dir.path(), &marker);
-    cmd.args(scripted_engine("use-exact-time", "a", "st=0.05"))
-        .args(scripted_engine("use-exact-time", "b", "st=0.05"))
-        .args([
-            "--game",
-            "tictactoe",
-            "--games",
-            "100",
-            "--concurrency",
-            "2",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    wait_for_lines(&mut child, &journal_path, 2);
-    std::thread::sleep(Duration::from_millis(60));
+    let (child, journal_path) = match_under_way(dir.path(), &marker, "use-exact-time");
     let engines: Vec<i32> = processes_with(&marker)
         .into_iter()
         .map(|(pid, _)| pid)
