@@ -11,9 +11,9 @@
 //! The fit is logistic regression (cross-entropy of `sigmoid(w . x / SCALE)` against
 //! the target) by full-batch Adam with a little L2 pull towards zero, from zero weights;
 //! the tempo-free "road threat to move" weight stays fixed. `scripts/train-tak.sh` plays
-//! the games and runs the fit; the fit alone, on the kept data:
-//! `AGON_TAK_TRAIN=5 cargo test --release --lib tak::train::fit -- --ignored --nocapture`
-//! (size 5 or 6), which rewrites `src/games/tak/weights.rs`.
+//! the games and runs the fit; the fit alone, on the kept data, of both sizes:
+//! `cargo test --release --lib tak::train::train_all -- --ignored --nocapture`, which
+//! rewrites `src/games/tak/weights.rs`.
 
 use super::features::{self, FEATURES, THREAT_TO_MOVE};
 use super::policy::{self, Context, MOVE_FEATURES};
@@ -150,28 +150,6 @@ pub fn weights_text(name: &str, doc: &str, w: &[f32; FEATURES]) -> String {
     out
 }
 
-/// Fits the weights of one board size on the data kept for it and prints them as Rust
-/// (`AGON_TAK_TRAIN=5` or `6`; `AGON_TAK_DATA` = a `:`-separated list of self-play files
-/// instead of the kept ones).
-#[test]
-#[ignore]
-fn fit_weights() {
-    let (size, files) = data_files();
-    let mut data = Vec::new();
-    for (settings, text) in &files {
-        assert_eq!(settings.size, size);
-        data.extend(samples(settings, text));
-    }
-    let steps: usize = std::env::var("AGON_TAK_STEPS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1500);
-    eprintln!("{} samples", data.len());
-    let w = fit(&data, steps, 2.0, 1e-7);
-    println!("loss {:.5}", loss(&data, &w));
-    println!("{}", weights_text(&format!("WEIGHTS_{size}"), "fitted", &w));
-}
-
 /// One position for the move scores: the position and the move its search chose.
 pub struct Choice {
     pos: Tak,
@@ -280,28 +258,6 @@ pub fn fit_policy(data: &[Choice], epochs: usize, lr: f64) -> [f32; MOVE_FEATURE
     w
 }
 
-/// Fits the move weights of one board size (`AGON_TAK_TRAIN`, `AGON_TAK_DATA` as for
-/// the evaluation) and prints them as Rust.
-#[test]
-#[ignore]
-fn fit_move_weights() {
-    let (size, files) = data_files();
-    let mut data = Vec::new();
-    for (settings, text) in &files {
-        assert_eq!(settings.size, size);
-        data.extend(choices(settings, text));
-    }
-    eprintln!("{} positions", data.len());
-    let epochs = env_number("AGON_TAK_EPOCHS", 8);
-    let w = fit_policy(&data, epochs, 0.01);
-    let (nll, top) = policy_loss(&data, &w);
-    println!("loss {nll:.4}, top-1 {top:.3}");
-    println!(
-        "{}",
-        policy_weights_text(&format!("MOVE_WEIGHTS_{size}"), "fitted", &w)
-    );
-}
-
 /// The Rust text of one table of move weights.
 pub fn policy_weights_text(name: &str, doc: &str, w: &[f32; MOVE_FEATURES]) -> String {
     let mut out = String::new();
@@ -321,27 +277,6 @@ fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The board size (`AGON_TAK_TRAIN`, default 5) and the self-play files (`AGON_TAK_DATA`,
-/// `:`-separated), each with the settings its header names.
-fn data_files() -> (usize, Vec<(TakSettings, String)>) {
-    let size = env_number("AGON_TAK_TRAIN", 5usize);
-    let list = std::env::var_os("AGON_TAK_DATA").expect("AGON_TAK_DATA=<selfplay file>[:...]");
-    let files = std::env::split_paths(&list)
-        .map(|file| {
-            let text = std::fs::read_to_string(&file).expect("a data file");
-            let spec_text = text
-                .lines()
-                .find(|l| l.starts_with("# Made by:"))
-                .and_then(|l| l.split('"').nth(1))
-                .expect("a '# Made by:' line with the quoted game spec")
-                .to_string();
-            let spec = crate::games::GameSpec::parse(&spec_text).expect("a game spec");
-            (spec.settings::<Tak>(), text)
-        })
-        .collect();
-    (size, files)
 }
 
 /// The kept self-play files for `size`: every `tests/data/tak-train/*.txt` whose game is
