@@ -40,14 +40,9 @@ impl GameVisitor for BenchGame<'_> {
                 G::parse_position(&settings, position).map_err(|e| e.to_string())?
             };
             let options = SearchOptions {
-                heuristic: G::heuristics()[0].1,
                 ordering: self.ordering,
-                hash_mb: 16,
                 default_depth: depth,
-                move_overhead: Duration::ZERO,
-                seed: 0,
-                playout: crate::search::DEFAULT_PLAYOUT,
-                threads: 1,
+                ..SearchOptions::plain(G::heuristics()[0].1)
             };
             let mut searcher = new_searcher::<G>(self.kind, &options);
             let stop = AtomicBool::new(false);

@@ -516,16 +516,7 @@ impl<R: BufRead, W: Write> GameVisitor for PlayVisitor<'_, R, W> {
             Some(path) => Some(LearnStore::open(path)?),
             None => None,
         };
-        let options = SearchOptions {
-            heuristic: G::heuristics()[0].1,
-            ordering: true,
-            hash_mb: 16,
-            default_depth: 4,
-            move_overhead: Duration::ZERO,
-            seed: 0,
-            playout: crate::search::DEFAULT_PLAYOUT,
-            threads: 1,
-        };
+        let options = SearchOptions::plain(G::heuristics()[0].1);
         let mut searcher = new_searcher::<G>(SearcherKind::Pvs, &options);
         let mut session = Session {
             config: self.config,

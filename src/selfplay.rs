@@ -17,7 +17,6 @@
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use crate::game::{Game, Outcome, Side};
 use crate::games::{dispatch, GameSpec, GameVisitor};
@@ -54,16 +53,7 @@ struct Record {
 
 fn play_one<G: Game>(start: &G, options: &SelfPlayOptions, index: usize) -> Record {
     let mut pos = start.clone();
-    let search_options = SearchOptions {
-        heuristic: G::heuristics()[0].1,
-        ordering: true,
-        hash_mb: 16,
-        default_depth: 4,
-        move_overhead: Duration::ZERO,
-        seed: 0,
-        playout: crate::search::DEFAULT_PLAYOUT,
-        threads: 1,
-    };
+    let search_options = SearchOptions::plain(G::heuristics()[0].1);
     let mut searchers = [
         new_searcher::<G>(SearcherKind::Pvs, &search_options),
         new_searcher::<G>(SearcherKind::Pvs, &search_options),

@@ -354,15 +354,10 @@ impl GameVisitor for SolveGame<'_> {
             }
         } else {
             let options = SearchOptions {
-                heuristic: G::heuristics()[0].1,
-                ordering: true,
                 // The table is the search's memory: the budget, within the `Hash` range.
                 hash_mb: self.memory_mib.clamp(1, 4096),
                 default_depth: 1,
-                move_overhead: Duration::ZERO,
-                seed: 0,
-                playout: crate::search::DEFAULT_PLAYOUT,
-                threads: 1,
+                ..SearchOptions::plain(G::heuristics()[0].1)
             };
             // The plain search: no game solver inside, so that it checks the solvers.
             let mut searcher = crate::search::pvs::Pvs::<G>::new(

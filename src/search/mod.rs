@@ -264,6 +264,25 @@ pub struct SearchOptions<H> {
     pub threads: usize,
 }
 
+impl<H> SearchOptions<H> {
+    /// `heuristic` with the library's plain defaults: ordering on, a 16 MiB table, depth 4
+    /// when the limits give none, no move overhead, seed 0, the default playout, one
+    /// thread (what the tools that run a searcher themselves use: play, bench, solve,
+    /// selfplay).
+    pub fn plain(heuristic: H) -> Self {
+        SearchOptions {
+            heuristic,
+            ordering: true,
+            hash_mb: 16,
+            default_depth: 4,
+            move_overhead: Duration::ZERO,
+            seed: 0,
+            playout: DEFAULT_PLAYOUT,
+            threads: 1,
+        }
+    }
+}
+
 /// Builds a searcher of the given kind for game `G`.
 pub fn new_searcher<G: Game>(
     kind: SearcherKind,
