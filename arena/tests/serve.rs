@@ -12,7 +12,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{agon, arena, scripted, scripted_engine};
+use common::{agon, arena, http_status_and_body, scripted, scripted_engine};
 
 /// A running `arena serve`, killed on drop.
 struct Server {
@@ -162,16 +162,8 @@ fn request_with(
     .unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).expect("read the answer");
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in '{text}'"));
-    let body = text
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
+    let (status, body) = http_status_and_body(&text);
+    (status, body.to_string())
 }
 
 fn local(port: u16) -> SocketAddr {

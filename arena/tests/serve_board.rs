@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{agon, arena};
+use common::{agon, arena, http_status_and_body};
 use serde_json::Value;
 
 struct Server {
@@ -63,12 +63,7 @@ fn get(port: u16, path: &str) -> (u16, Value) {
     .unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).expect("read the answer");
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in '{text}'"));
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let (status, body) = http_status_and_body(&text);
     let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: '{body}'"));
     (status, json)
 }

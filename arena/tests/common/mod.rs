@@ -246,3 +246,14 @@ pub fn clobber_pair(dir: &Path, journal: &Path, a: &str, b: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The status code and the body of a whole HTTP/1.1 answer read from a socket (the
+/// test fails, quoting the answer, when it has no status).
+pub fn http_status_and_body(text: &str) -> (u16, &str) {
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in '{text}'"));
+    (status, text.split_once("\r\n\r\n").map_or("", |(_, b)| b))
+}
