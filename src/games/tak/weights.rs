@@ -74,71 +74,71 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.2539, 0.4876, 1.8468, 1.7665,
 ];
 
-/// 6x6: 130000 positions of sp6k2-r0.txt (1500 steps), cross-entropy 0.57390.
+/// 6x6: 225054 positions of sp6k2-r0.txt, sp6k2-r1.txt (1500 steps), cross-entropy 0.57550.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    23.6,   // flat on class 0
-    34.6,   // flat on class 1
-    41.8,   // flat on class 2
-    37.3,   // flat on class 3
-    44.1,   // flat on class 4
-    51.8,   // flat on class 5
+    21.7,   // flat on class 0
+    26.0,   // flat on class 1
+    34.4,   // flat on class 2
+    31.5,   // flat on class 3
+    38.9,   // flat on class 4
+    49.2,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -11.7,  // capstone on class 0
-    -35.4,  // capstone on class 1
-    3.2,    // capstone on class 2
-    -10.2,  // capstone on class 3
-    34.1,   // capstone on class 4
-    46.1,   // capstone on class 5
+    -18.2,  // capstone on class 0
+    -13.0,  // capstone on class 1
+    24.1,   // capstone on class 2
+    6.2,    // capstone on class 3
+    48.6,   // capstone on class 4
+    63.9,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    94.7,   // flats x endgame
-    35.6,   // walls
-    49.6,   // walls x endgame
-    62.2,   // supports under flat/wall/cap 0
-    70.3,   // supports under flat/wall/cap 1
-    74.4,   // supports under flat/wall/cap 2
-    -17.8,  // captives under flat/wall/cap 0
-    10.0,   // captives under flat/wall/cap 1
-    -0.3,   // captives under flat/wall/cap 2
-    -26.2,  // capstones in hand
+    96.0,   // flats x endgame
+    46.5,   // walls
+    44.1,   // walls x endgame
+    58.5,   // supports under flat/wall/cap 0
+    72.5,   // supports under flat/wall/cap 1
+    76.0,   // supports under flat/wall/cap 2
+    -18.1,  // captives under flat/wall/cap 0
+    6.5,    // captives under flat/wall/cap 1
+    3.2,    // captives under flat/wall/cap 2
+    -111.7, // capstones in hand
     -104.5, // stones in hand x endgame
     3000.0, // road threat, to move
-    25.0,   // one road threat
-    36.9,   // two or more road threats
-    24.6,   // road distance 2.. 0
-    -4.9,   // road distance 2.. 1
-    -17.2,  // road distance 2.. 2
-    -14.5,  // road distance 2.. 3
-    1.2,    // road distance 2.. 4
+    29.0,   // one road threat
+    36.3,   // two or more road threats
+    24.7,   // road distance 2.. 0
+    -4.7,   // road distance 2.. 1
+    -14.1,  // road distance 2.. 2
+    -12.5,  // road distance 2.. 3
+    -1.6,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    3.2,    // group spans squared
-    1.5,    // lines with 2.. pieces 0
-    8.1,    // lines with 2.. pieces 1
-    27.2,   // lines with 2.. pieces 2
-    41.7,   // lines with 2.. pieces 3
+    3.9,    // group spans squared
+    2.6,    // lines with 2.. pieces 0
+    11.6,   // lines with 2.. pieces 1
+    29.4,   // lines with 2.. pieces 2
+    49.6,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    20.0,   // capstone next to their stack
-    -2.6,   // empty squares influenced
-    23.3,   // tempo
-    55.1,   // tempo x endgame
-    -15.8,  // komi
-    66.0,   // komi x endgame
+    39.9,   // capstone next to their stack
+    -1.1,   // empty squares influenced
+    34.4,   // tempo
+    52.0,   // tempo x endgame
+    -16.6,  // komi
+    67.6,   // komi x endgame
 ];
 
-/// 6x6: the moves chosen in 130000 positions of the same files (6 epochs), mean log-loss 3.0472, top-1 0.211.
+/// 6x6: the moves chosen in 225054 positions of the same files (6 epochs), mean log-loss 3.1224, top-1 0.193.
 pub const MOVE_WEIGHTS_6: [f32; MOVE_FEATURES] = [
-    1.2183, -2.5524, 0.9044, -0.4270, -0.0119, 0.4687, 0.2483, 0.9360, 1.1965, 0.0000, 0.0000,
-    0.0000, 0.0000, -4.9082, -3.6165, -1.4231, -2.7632, 0.3325, 2.1470, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.4458, 1.0526, 0.7251, 0.4084, 0.7406, 0.5243, -0.0975, 1.2220, -1.9258, 0.2770,
-    -0.0355, 0.6206, 0.1097, 0.2947, 0.4869, 1.8750, 2.7533, 0.0000, -1.5348, -1.7089, 2.4231,
-    -0.0995, 0.3491, 0.3341, -0.0858, 0.4495, -1.4655, 2.0482, -0.5609, 1.3901, 3.8375, 1.2145,
-    -1.3512, 0.6441, 1.5217, 2.0094,
+    1.0023, -2.1447, 0.8091, -0.4078, -0.0243, 0.4512, 0.2008, 0.7931, 1.0673, 0.0000, 0.0000,
+    0.0000, 0.0000, -2.0834, -2.5021, -0.3178, -1.5616, 1.0715, 2.4802, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.4499, 0.9917, 0.5624, 0.4119, 0.7204, 0.4850, -0.0803, 1.2476, 0.5668, 0.3226,
+    0.0136, 0.3826, 0.1041, 0.3132, 0.2131, 1.9074, 2.6827, 1.3293, -1.4910, -1.9825, -7.7084,
+    -0.1706, 0.3741, 0.3049, -0.0557, 0.5219, -1.7042, 2.1778, -0.6672, 1.3924, 4.0152, 1.4237,
+    -1.3104, 0.8277, 1.6732, 1.9605,
 ];
 
 /// The evaluation weights for `settings`, where they were fitted.
