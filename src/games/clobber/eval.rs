@@ -72,7 +72,7 @@ pub(super) const HEURISTICS: &[(&str, ClobberHeuristic)] = &[
 ];
 
 /// Weights of [`ClobberHeuristic::Strong`]: safe, defended, continuing, hanging, tempo.
-const STRONG: [i32; 5] = [150, 100, 50, -20, 40];
+pub(super) const STRONG: [i32; 5] = [150, 100, 50, -20, 40];
 
 /// The stones of the side to move (`own`) and of the opponent on `N` words.
 struct View<const N: usize> {
@@ -161,6 +161,41 @@ fn strong_terms_n<const N: usize>(pos: &Clobber) -> [i32; 4] {
     let safe = v.safe(v.own, v.opp, live) - v.safe(v.opp, v.own, live);
     let [defended, cont, hanging] = contact_terms(&v.g, v.own, v.opp);
     [safe, defended, cont, hanging]
+}
+
+/// The terms of `strong` for each side apart (experiments): the side to move's safe,
+/// defended, continuing and hanging counts, then the opponent's, then each side's mobile
+/// stones.
+#[cfg(test)]
+pub(super) fn side_terms(pos: &Clobber) -> [i32; 10] {
+    by_words!(pos.settings.geometry.words, side_terms_n(pos))
+}
+
+#[cfg(test)]
+fn side_terms_n<const N: usize>(pos: &Clobber) -> [i32; 10] {
+    let v = View::<N>::of(pos);
+    let live = v.live();
+    let g = &v.g;
+    let one = |own: Bits<N>, opp: Bits<N>| -> [i32; 5] {
+        let near_own = g.neighbours(own);
+        let near_opp = g.neighbours(opp);
+        let count = |x: Bits<N>| x.count() as i32;
+        let food = opp & g.neighbours(opp);
+        let cont = count(g.north(own) & food)
+            + count(g.south(own) & food)
+            + count(g.east(own) & food)
+            + count(g.west(own) & food);
+        [
+            v.safe(own, opp, live),
+            count(own & near_opp & near_own),
+            cont,
+            count(own & near_opp & !near_own),
+            v.mobile(own, opp),
+        ]
+    };
+    let a = one(v.own, v.opp);
+    let b = one(v.opp, v.own);
+    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], a[4], b[4]]
 }
 
 pub(super) fn evaluate(pos: &Clobber, heuristic: ClobberHeuristic) -> i32 {
