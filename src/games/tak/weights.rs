@@ -7,71 +7,71 @@ use super::features::FEATURES;
 use super::policy::MOVE_FEATURES;
 use super::TakSettings;
 
-/// 5x5: 107689 positions of sp5-r0.txt (1500 steps), cross-entropy 0.52391.
+/// 5x5: 213283 positions of sp5-r0.txt, sp5-r1.txt (1500 steps), cross-entropy 0.50399.
 pub const WEIGHTS_5: [f32; FEATURES] = [
-    37.1,   // flat on class 0
-    43.6,   // flat on class 1
-    48.4,   // flat on class 2
-    32.4,   // flat on class 3
-    63.6,   // flat on class 4
-    48.7,   // flat on class 5
+    39.6,   // flat on class 0
+    36.8,   // flat on class 1
+    43.2,   // flat on class 2
+    35.3,   // flat on class 3
+    59.3,   // flat on class 4
+    42.7,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -15.0,  // capstone on class 0
-    -9.6,   // capstone on class 1
-    16.8,   // capstone on class 2
-    -29.3,  // capstone on class 3
-    35.1,   // capstone on class 4
-    89.6,   // capstone on class 5
+    -22.7,  // capstone on class 0
+    -8.1,   // capstone on class 1
+    24.7,   // capstone on class 2
+    -11.0,  // capstone on class 3
+    52.1,   // capstone on class 4
+    104.5,  // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    118.6,  // flats x endgame
-    55.9,   // walls
-    14.8,   // walls x endgame
-    56.1,   // supports under flat/wall/cap 0
-    85.2,   // supports under flat/wall/cap 1
-    100.7,  // supports under flat/wall/cap 2
-    -8.1,   // captives under flat/wall/cap 0
-    28.7,   // captives under flat/wall/cap 1
-    13.1,   // captives under flat/wall/cap 2
-    -87.7,  // capstones in hand
-    -138.5, // stones in hand x endgame
+    132.1,  // flats x endgame
+    63.8,   // walls
+    10.7,   // walls x endgame
+    61.7,   // supports under flat/wall/cap 0
+    92.5,   // supports under flat/wall/cap 1
+    119.3,  // supports under flat/wall/cap 2
+    -23.0,  // captives under flat/wall/cap 0
+    28.9,   // captives under flat/wall/cap 1
+    16.4,   // captives under flat/wall/cap 2
+    -139.6, // capstones in hand
+    -154.8, // stones in hand x endgame
     3000.0, // road threat, to move
-    53.1,   // one road threat
-    46.8,   // two or more road threats
-    13.1,   // road distance 2.. 0
-    -13.5,  // road distance 2.. 1
-    -33.7,  // road distance 2.. 2
-    -33.0,  // road distance 2.. 3
+    57.5,   // one road threat
+    52.1,   // two or more road threats
+    15.7,   // road distance 2.. 0
+    -16.0,  // road distance 2.. 1
+    -33.4,  // road distance 2.. 2
+    -29.5,  // road distance 2.. 3
     0.0,    // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    9.7,    // group spans squared
-    4.4,    // lines with 2.. pieces 0
-    29.0,   // lines with 2.. pieces 1
-    41.0,   // lines with 2.. pieces 2
+    9.6,    // group spans squared
+    10.6,   // lines with 2.. pieces 0
+    38.9,   // lines with 2.. pieces 1
+    64.4,   // lines with 2.. pieces 2
     0.0,    // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    44.6,   // capstone next to their stack
-    6.8,    // empty squares influenced
-    92.6,   // tempo
-    60.2,   // tempo x endgame
+    47.0,   // capstone next to their stack
+    7.8,    // empty squares influenced
+    102.0,  // tempo
+    60.0,   // tempo x endgame
     0.0,    // komi
     0.0,    // komi x endgame
 ];
 
-/// 5x5: the moves chosen in 107689 positions of the same files (6 epochs), mean log-loss 2.7874, top-1 0.226.
+/// 5x5: the moves chosen in 213283 positions of the same files (6 epochs), mean log-loss 2.8467, top-1 0.210.
 pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
-    1.0175, -2.5433, 1.4242, -0.2952, 0.0982, 0.6176, 0.5244, 1.0524, 0.8709, 0.0000, 0.0000,
-    0.0000, 0.0000, -2.2978, -2.5215, -0.7762, -2.2671, 1.2242, 3.5225, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.3018, 0.8656, 0.3954, 0.3231, 0.6157, 0.3800, -0.0415, 1.3059, 0.1290, 0.2594,
-    -0.1162, 0.8955, 0.1676, 0.3292, 0.4883, 1.4855, 2.4992, 4.0406, -0.6204, -0.7614, 1.9852,
-    -0.0112, 0.3042, 0.2468, 0.0000, 0.3861, -1.3619, 1.8099, -0.2662, 1.4015, 3.3923, 1.0088,
-    -1.2539, 0.4876, 1.8468, 1.7665,
+    0.9768, -2.4497, 2.7497, -0.0947, 0.1702, 0.6849, 0.2866, 1.0330, 0.4719, 0.0000, 0.0000,
+    0.0000, 0.0000, -2.0509, -1.7868, 0.5430, -1.3132, 1.7050, 3.7410, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.2424, 0.8884, 0.1988, 0.3165, 0.4951, 0.2258, -0.1316, 1.2353, 0.6815, 0.3782,
+    -0.1021, 0.6836, 0.1825, 0.3507, 0.4570, 1.4562, 2.4522, 1.8093, -0.9670, -0.8214, -10.7112,
+    -0.2369, 0.1379, 0.0599, -0.0038, 0.4222, -1.5760, 2.1145, -0.7470, 1.5880, 3.7002, 1.2710,
+    -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
 /// 6x6: 225054 positions of sp6k2-r0.txt, sp6k2-r1.txt (1500 steps), cross-entropy 0.57550.
