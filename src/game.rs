@@ -70,6 +70,12 @@ pub struct Selectivity {
     pub reductions: bool,
     /// Late move pruning: near the leaves, moves late in the order are not searched.
     pub late_pruning: bool,
+    /// Null-move pruning: a node whose side to move stays above beta even after passing
+    /// (a search shallower by a few plies) is cut. Needs [`Game::make_null`].
+    pub null_move: bool,
+    /// Reverse futility pruning: near the leaves, a node whose static evaluation is above
+    /// beta by a margin per ply left is cut.
+    pub futility: bool,
 }
 
 impl Selectivity {
@@ -77,6 +83,8 @@ impl Selectivity {
     pub const NONE: Selectivity = Selectivity {
         reductions: false,
         late_pruning: false,
+        null_move: false,
+        futility: false,
     };
 }
 
@@ -348,6 +356,16 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn selectivity() -> Selectivity {
         Selectivity::NONE
     }
+
+    /// Passes the turn to the opponent without a move (a "null move", for the search's
+    /// null-move pruning), where that is safe for this position; returns `false` and
+    /// changes nothing otherwise. [`Game::unmake_null`] takes it back. Default: never.
+    fn make_null(&mut self) -> bool {
+        false
+    }
+
+    /// Takes back a [`Game::make_null`] that returned `true`.
+    fn unmake_null(&mut self) {}
 
     /// Checked play: parses nothing, but refuses a move that is not legal here.
     ///

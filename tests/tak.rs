@@ -505,3 +505,42 @@ fn tps_errors_name_the_problem() {
     let a = Tak::parse_position(&s, "x,x,x,x,x/x5/x2,1,x2/x5/x,x,x,x,2 1 3").unwrap();
     assert_eq!(a.format_position(), "x5/x5/x2,1,x2/x5/x4,2 1 3");
 }
+
+#[test]
+fn a_pass_for_the_search_only_where_the_rules_leave_room_and_undone_exactly() {
+    // The middle game: a pass gives the move to the other side and changes nothing else;
+    // its hash is that of the same board with the other side to move (TPS with 2).
+    let tps =
+        "2,x,1,1,2,x/x,1,2,21C,x,2/x,2,1S,12,1,x/1,x,2,2S,221,x/x,12C,1,x,2,1/2,1,x,1,x,2 1 16";
+    let mut pos = tak("tak size=6", tps);
+    let before = pos.clone();
+    assert!(pos.make_null());
+    assert_eq!(pos.side_to_move(), Side::Second);
+    let other = tak("tak size=6", &tps.replace(" 1 16", " 2 16"));
+    assert_eq!(pos.hash(), other.hash());
+    assert_eq!(pos.hash(), pos.hash_from_scratch());
+    pos.unmake_null();
+    assert!(pos == before);
+    assert_eq!(pos.hash(), before.hash());
+    // No pass in the opening (the first two plies place the opponent's flat) ...
+    let mut start = Tak::start(&settings("tak size=5"));
+    assert!(!start.make_null());
+    play(&mut start, &["a1"]);
+    assert!(!start.make_null());
+    assert_eq!(start.side_to_move(), Side::Second);
+    // ... nor with fewer than three empty squares, nor when a side has fewer than three
+    // pieces in hand (the flat count is near: passing would fool the evaluation there).
+    let mut full = tak("tak size=4", "1,2,1,2/2,1,2,1/2,1,2,1/1,2,x,x 1 8");
+    assert!(!full.make_null());
+    assert_eq!(full.side_to_move(), Side::First);
+    let few = "x3/x3/x3 1 1";
+    let mut open = tak("tak size=3", few);
+    play(&mut open, &["a1", "c3"]);
+    assert!(open.make_null());
+    open.unmake_null();
+    // 3x3: 10 stones each; White with 2 left after placing 8.
+    let mut low = tak("tak size=3", "11111111,2,x/x3/x3 1 10");
+    let (stones, caps) = low.reserves(Side::First);
+    assert!(u32::from(stones + caps) < 3, "{stones} {caps}");
+    assert!(!low.make_null());
+}

@@ -2,6 +2,17 @@
 //! transposition table, TT-move / killer / history move ordering, mate-distance
 //! pruning, and time management.
 //!
+//! # Inexact pruning
+//! Each game opts in to what its measurements justify ([`Game::selectivity`]): late move
+//! reductions and late move pruning (moves late in the order searched shallower, or not
+//! at all near the leaves); reverse futility pruning (a node away from the principal
+//! variation whose static evaluation beats beta by a margin per ply left is cut, at most
+//! `RFP_DEPTH` plies from the leaves); and null-move pruning (a node away from the
+//! principal variation whose evaluation is at least beta passes, where the game allows
+//! it, [`Game::make_null`]; if the opponent's reply, searched `2 + depth / 6` plies
+//! shallower with a null window, still leaves it at or above beta, the node is cut; never
+//! twice in a row, never on a proven score).
+//!
 //! Scores are distance-aware (see [`super`]): the shortest win and the longest loss are
 //! preferred. A subtree that no search horizon limited is stored in the table as exact
 //! at any depth; when a whole iteration is horizon-free the root is solved and the
@@ -50,6 +61,14 @@ struct Tuning {
     lmp_base: usize,
     lmp_scale: usize,
     hint_depth: i32,
+    null_move: bool,
+    /// Null-move reduction: the pass is searched `null_base + depth / null_div` plies
+    /// shallower than a move.
+    null_base: i32,
+    null_div: i32,
+    /// Reverse futility pruning at this depth and below (0: off), margin per ply.
+    futility_depth: i32,
+    futility_margin: i32,
 }
 
 impl Tuning {
@@ -77,6 +96,15 @@ impl Tuning {
             lmp_base: knob("LMP_BASE", 8) as usize,
             lmp_scale: knob("LMP_SCALE", 8) as usize,
             hint_depth: knob("HINT_DEPTH", HINT_DEPTH),
+            null_move: sel.null_move && knob("NMP", 1) == 1,
+            null_base: knob("NMP_BASE", 2),
+            null_div: knob("NMP_DIV", 6).max(1),
+            futility_depth: if sel.futility {
+                knob("RFP_DEPTH", 2)
+            } else {
+                0
+            },
+            futility_margin: knob("RFP_MARGIN", 150),
         }
     }
 }
@@ -123,6 +151,8 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     /// Hashes of nodes the prover could not prove, by their low bits.
     prover_misses: Vec<u64>,
     tuning: Tuning,
+    /// The ply whose node may not pass (the one right after a pass).
+    no_null_at: u32,
 }
 
 #[inline]
@@ -169,6 +199,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             use_prover: false,
             prover_misses: Vec::new(),
             tuning: Tuning::new::<G>(),
+            no_null_at: u32::MAX,
         }
     }
 
@@ -181,6 +212,8 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         self.prover = None;
         self.tuning.reductions = false;
         self.tuning.late_pruning = false;
+        self.tuning.null_move = false;
+        self.tuning.futility_depth = 0;
         self
     }
 
@@ -363,6 +396,42 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             if let Some((score, bound)) = self.prove_node(pos, ply, control) {
                 self.tt.store(key, None, score, ply, DEPTH_EXACT, bound);
                 return score;
+            }
+        }
+        // Pruning by the static evaluation, away from the principal variation and from
+        // proven scores: reverse futility near the leaves, then a null move.
+        if !pv_node && beta.abs() < WIN_THRESHOLD {
+            let nulls = self.tuning.null_move && depth >= 3 && ply != self.no_null_at;
+            if depth <= self.tuning.futility_depth || nulls {
+                let eval = pos.evaluate(self.heuristic);
+                if depth <= self.tuning.futility_depth
+                    && eval - self.tuning.futility_margin * depth >= beta
+                {
+                    self.horizon_hits += 1;
+                    return eval;
+                }
+                if nulls && eval >= beta && pos.make_null() {
+                    let r = self.tuning.null_base + depth / self.tuning.null_div;
+                    let saved = self.no_null_at;
+                    self.no_null_at = ply + 1;
+                    let score = -self.negamax(
+                        pos,
+                        (depth - 1 - r).max(0),
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        control,
+                    );
+                    self.no_null_at = saved;
+                    pos.unmake_null();
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        self.horizon_hits += 1;
+                        return if score >= WIN_THRESHOLD { beta } else { score };
+                    }
+                }
             }
         }
         let hits_before = self.horizon_hits;

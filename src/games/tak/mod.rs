@@ -54,6 +54,9 @@ pub use notation::{result_code, square_name, stack_text, MIDGAME_6};
 
 /// Squares of the largest board.
 const MAX_SQ: usize = 64;
+/// Pieces in hand (each side) and empty squares below which the search may not pass.
+const NULL_MIN_RESERVE: u32 = 3;
+
 /// Directions in PTN order of their offsets: north `+`, east `>`, south `-`, west `<`.
 pub const DIR_CHARS: [char; 4] = ['+', '>', '-', '<'];
 
@@ -1194,7 +1197,36 @@ impl Game for Tak {
         Selectivity {
             reductions: true,
             late_pruning: true,
+            null_move: true,
+            futility: true,
         }
+    }
+
+    /// A pass is allowed where it cannot flip the game's end: not in the opening, and
+    /// only while both sides have at least [`NULL_MIN_RESERVE`] pieces in hand and the
+    /// board at least as many empty squares (near the flat count, passing is a move that
+    /// Tak does not have, and the evaluation would be fooled by it).
+    fn make_null(&mut self) -> bool {
+        let (s0, c0) = self.reserves(Side::First);
+        let (s1, c1) = self.reserves(Side::Second);
+        let squares = (self.settings.size * self.settings.size) as u32;
+        let empty = squares - (self.tops[0] | self.tops[1]).count_ones();
+        if self.finish.is_some()
+            || self.opening()
+            || u32::from(s0 + c0) < NULL_MIN_RESERVE
+            || u32::from(s1 + c1) < NULL_MIN_RESERVE
+            || empty < NULL_MIN_RESERVE
+        {
+            return false;
+        }
+        self.hash ^= SIDE_KEY;
+        self.to_move = self.to_move.other();
+        true
+    }
+
+    fn unmake_null(&mut self) {
+        self.hash ^= SIDE_KEY;
+        self.to_move = self.to_move.other();
     }
 
     /// The fitted move scores where the board size has them, else the hand-made hint.
