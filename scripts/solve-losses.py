@@ -14,6 +14,7 @@ move, followed by a proved loss, is a win the engine threw away.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -31,7 +32,7 @@ def solve(agon, spec, moves, movetime, hash_mb):
         if line.startswith("solution"):
             answer = line.strip()
             break
-        if line.startswith("info string error"):
+        if line.startswith("error"):
             answer = line.strip()
             break
     try:
@@ -51,18 +52,28 @@ def main():
     ap.add_argument("--movetime", type=int, default=20000, help="solver time per position, ms")
     ap.add_argument("--hash", type=int, default=16, help="solver tables, MiB")
     args = ap.parse_args()
+    if not (os.path.isfile(args.agon) and os.access(args.agon, os.X_OK)):
+        sys.exit(f"{args.agon}: no agon binary there (build it: cargo build --release, or "
+                 "pass --agon PATH)")
     try:
         lines = open(args.journal, encoding="utf-8").read().splitlines()
     except OSError as e:
         sys.exit(f"{args.journal}: {e.strerror}")
+    played = 0
     for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
         try:
             game = json.loads(line)
-            side = next(p for p in ("p1", "p2") if game[p]["name"] == args.engine)
+            names = {p: game[p]["name"] for p in ("p1", "p2")}
             moves = [m["mv"] for m in game["moves"]]
-        except (ValueError, KeyError, StopIteration) as e:
-            sys.exit(f"{args.journal}:{number}: not a game of {args.engine!r} ({e})")
-        if game.get("winner") in (side, None) or game.get("winner") == "draw":
+        except (ValueError, KeyError, TypeError) as e:
+            sys.exit(f"{args.journal}:{number}: not an arena journal record ({e!r})")
+        side = next((p for p, name in names.items() if name == args.engine), None)
+        if side is None:
+            continue
+        played += 1
+        if game.get("winner") in (side, None, "draw"):
             continue
         print(f"game {game['game']} ({args.engine} is {side}), opening {game['opening']['moves']}")
         for i, m in enumerate(game["moves"]):
@@ -71,9 +82,16 @@ def main():
             answer = solve(args.agon, game["spec"], moves[:i], args.movetime, args.hash)
             print(f"  ply {i + 1}: played {m['mv']} scoring {m.get('score')}; solver: {answer}",
                   flush=True)
-            if answer.startswith("solution loss"):
+            if answer.startswith(("solution loss", "error", "no answer")):
                 break
+    if played == 0:
+        sys.exit(f"{args.journal}: no game of an engine named {args.engine!r}")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # the output was cut short (`| head`)
+        sys.stderr.close()
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -147,7 +147,7 @@ pub(super) fn masks(n: usize) -> &'static Masks {
 pub fn endgame(pos: &Tak) -> f32 {
     let g = pos.geo;
     let squares = (g.n * g.n) as f32;
-    let empty = (g.board & !pos.occupied()).count_ones() as f32;
+    let empty = pos.empty_squares() as f32;
     let full = f32::from(pos.settings.stones() + pos.settings.caps());
     let reserve = |i: usize| f32::from(pos.stones_left[i] + pos.caps_left[i]);
     let left = (empty / squares).min(reserve(0).min(reserve(1)) / full);

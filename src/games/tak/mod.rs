@@ -488,6 +488,12 @@ impl Tak {
         self.tops[0] | self.tops[1]
     }
 
+    /// The number of empty squares.
+    #[inline]
+    pub(crate) fn empty_squares(&self) -> u32 {
+        (self.geo.board & !self.occupied()).count_ones()
+    }
+
     /// Squares whose top piece counts for `side`'s roads (flats and capstones).
     #[inline]
     pub(crate) fn road_pieces(&self, side: Side) -> u64 {
@@ -641,7 +647,7 @@ impl Tak {
     fn wins_on_flats_by_placing(&self) -> bool {
         let me = self.to_move;
         let (stones, caps) = self.reserves(me);
-        let empty = (self.geo.board & !self.occupied()).count_ones();
+        let empty = self.empty_squares();
         if empty == 0 || (stones + caps != 1 && empty != 1) {
             return false;
         }
@@ -672,7 +678,7 @@ impl Tak {
             return 0;
         }
         let me = self.to_move.index();
-        let empties = u64::from((self.geo.board & !self.occupied()).count_ones());
+        let empties = u64::from(self.empty_squares());
         if self.opening() {
             return empties;
         }
@@ -1207,15 +1213,15 @@ impl Game for Tak {
     /// board at least as many empty squares (near the flat count, passing is a move that
     /// Tak does not have, and the evaluation would be fooled by it).
     fn make_null(&mut self) -> bool {
-        let (s0, c0) = self.reserves(Side::First);
-        let (s1, c1) = self.reserves(Side::Second);
-        let squares = (self.settings.size * self.settings.size) as u32;
-        let empty = squares - (self.tops[0] | self.tops[1]).count_ones();
+        let in_hand = |side: Side| {
+            let (stones, caps) = self.reserves(side);
+            u32::from(stones + caps)
+        };
         if self.finish.is_some()
             || self.opening()
-            || u32::from(s0 + c0) < NULL_MIN_RESERVE
-            || u32::from(s1 + c1) < NULL_MIN_RESERVE
-            || empty < NULL_MIN_RESERVE
+            || in_hand(Side::First) < NULL_MIN_RESERVE
+            || in_hand(Side::Second) < NULL_MIN_RESERVE
+            || self.empty_squares() < NULL_MIN_RESERVE
         {
             return false;
         }
