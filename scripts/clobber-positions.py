@@ -4,7 +4,7 @@ how fast agon's region solver proves them, and how often agon's move keeps a win
 
     scripts/clobber-positions.py collect JOURNAL... [--moves 3,4] [--movetime 10000] > FILE
     scripts/clobber-positions.py bench [--moves 4,5] [--movetime 3000]
-    scripts/clobber-positions.py keep  [--moves 3,4] [--movetime 100] [--cache FILE]
+    scripts/clobber-positions.py keep  [--moves 3,4] [--movetime 100 | --go LIMITS] [--cache FILE]
 
 `collect` proves the positions after the first MOVES moves of every game of the arena
 journals (each once; `solve movetime`) and prints the data file's lines: the moves from the
@@ -133,7 +133,8 @@ def keep(args):
         cache = dict(line.rstrip("\n").split(" | ") for line in open(args.cache) if " | " in line)
 
     def move(moves):
-        words = ask(args.agon, moves, f"go movetime {args.movetime}", "bestmove").split()
+        words = ask(args.agon, moves, f"go {args.go or f'movetime {args.movetime}'}",
+                    "bestmove").split()
         if len(words) < 2 or words[0] != "bestmove":
             sys.exit(f"after '{moves}' the engine answered {' '.join(words)!r}")
         return f"{moves} {words[1]}"
@@ -173,6 +174,8 @@ def main():
     ap.add_argument("--solver", help="the engine that proves (default: --agon)")
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--cache", help="keep: a file of proved positions, read and extended")
+    ap.add_argument("--go", help="keep: the go command's limits instead of movetime, e.g. "
+                    "'nodes 20000' (the root solver then sits out; the search alone, load-proof)")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     defaults = {"collect": ("3,4", 10000), "bench": ("4,5", 3000), "keep": ("3,4", 100)}

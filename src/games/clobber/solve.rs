@@ -366,16 +366,18 @@ fn mobility(region: Region, side: Side) -> i32 {
 /// The solver's order of the children of a node, least first: fewest moves left for the
 /// opponent in the large groups of the sum (`replies`; in Clobber both sides have the same
 /// number of moves in a group, so this is also the mover's own count; small groups, whose
-/// values are added up, do not count: counting them made the proofs 20% larger), then, of
-/// the groups the move left (`parts`), the mover's defended stones over the opponent's
-/// and hanging stones under the opponent's ([`backing`]; a caller comparing moves of
+/// values are added up, do not count: counting them made the proofs 20% larger), less
+/// the mover's backing in the groups the move left (`parts`: defended stones over the
+/// opponent's, hanging ones under; [`backing`]), a reply weighing 16 units of backing,
+/// so that backing mostly breaks ties (8 and 12 did as well). A caller comparing moves of
 /// different groups adds the moved group's own backing, so that the key orders by the
-/// change).
+/// change.
 ///
 /// Measured on 4x6 from the start: 2.87M nodes against 11.3M in generation order, with
-/// `replies` alone. The tie-break by backing, on 30 positions of 26 stones from games
-/// against OpenSpiel's MCTS on 5x6 (`tests/data/clobber-5x6-positions.txt`): 14.8M nodes
-/// against 16.5M. Preferring children whose small-group value favours the mover saved 9%
+/// `replies` alone. With backing, on 30 positions of 26 stones from games against
+/// OpenSpiel's MCTS on 5x6 (`tests/data/clobber-5x6-positions.txt`): 15.7M nodes against
+/// 16.5M (14.8M with the root ordered by replies alone and the moved group's own backing
+/// left out; kept as measured in time, below). Preferring children whose small-group value favours the mover saved 9%
 /// of the nodes on 4x6 but cost more time in comparisons (5.4 s against 3.9 s); trying the
 /// small groups' moves first made the proofs larger (18.2M nodes); so did a first pass
 /// over the children with a budget of 100 to 2,000 nodes each (26M to 33M).
@@ -567,7 +569,9 @@ impl Solver {
         let mut winning_move = None;
         // Root: try each move so the winning one can be named, in the order of the
         // search inside ([`order_key`]; in generation order 119 positions of 26 stones
-        // from games on 5x6 took 72.6 s, against 55.9 s ordered).
+        // from games on 5x6 took 72.6 s, against 55.9 s ordered by replies; with backing
+        // too, the 395 positions of 26 and 25 stones of `tests/data/clobber-5x6-positions
+        // .txt` 142.0 s against 187.5 s for generation order and replies alone inside).
         let mut children: Vec<(i32, super::ClobberMove, Vec<Region>, GameId)> = moves
             .into_iter()
             .map(|mv| {
