@@ -28,7 +28,7 @@
 //! 5x6, 6x5, 4x7 and 6x6, each proved won or lost by the region solver (the `tune` test
 //! `solved_fit`). The earlier weights (150, 100, 50, -20, 40), fitted to the results of
 //! self-play games, kept a proved win at 25 to 27 stones on 5x6 in 274 of 422 positions
-//! from games against OpenSpiel's MCTS (64.9%), these in 314 (74.4%;
+//! from games against OpenSpiel's MCTS (64.9%), these in 318 (75.4%;
 //! `scripts/clobber-positions.py keep --moves 3,4,5`).
 
 use super::bitboard::{Bits, Geometry};

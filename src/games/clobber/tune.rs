@@ -280,17 +280,19 @@ fn solved_positions(games: usize, seed: &mut u64) -> Vec<(Clobber, bool)> {
 /// refitted ones, scaled so that the defended stone stays at 100, then a fit with each
 /// side's terms apart and the mobile stones.
 ///
-/// The weights in eval.rs: `AGON_FIT_GAMES=1500 AGON_FIT_NODES=1000000` (20,326 positions,
-/// 3 min), loss 0.2335 -> 0.1986 from the earlier weights (150, 100, 50, -20, 40) to safe
-/// 47, defended 100, continuing 165, hanging -328, tempo 267. Against OpenSpiel MCTS-5000
-/// on 5x6 at 0.1 s a move the match could not tell them apart (the same 100 openings,
-/// seed 777: 94-0-6 each; 147 of 160 against the earlier weights' 218 of 240 over
-/// stop 28-30's runs), so they were kept on a sharper measure: how often the move at
-/// 100 ms keeps a proved win at 25 to 27 stones (`scripts/clobber-positions.py keep
-/// --moves 3,4,5`): 314 of 422 positions against 274. A fit to 5x6 positions of 20 to 26
-/// stones alone (11,990 positions) gave safe -22, defended 100, continuing 281, hanging
-/// -593, tempo 457, and kept as many wins (229 of 334 after 3 and 4 moves, these 229).
-/// Each side apart lowers the loss only to 0.187 (600 games).
+/// The weights in eval.rs: `AGON_FIT_GAMES=1500 AGON_FIT_NODES=1000000` (20,326 positions
+/// of games played with the earlier weights, 3 min), loss 0.2335 -> 0.1986 from the earlier
+/// weights (150, 100, 50, -20, 40) to safe 47, defended 100, continuing 165, hanging -328,
+/// tempo 267; run again with these playing the games (20,081 positions) the fit stays
+/// close (37, 100, 183, -358, 230). A 100-game match against OpenSpiel MCTS-5000 on 5x6
+/// at 0.1 s a move could not tell them apart (seed 777: 94-0-6 each); over more games
+/// 301 of 320 against 218 of 240 (issue 21, stop 30's note). They were kept on a sharper
+/// measure: how often the move at 100 ms keeps a proved win at 25 to 27 stones
+/// (`scripts/clobber-positions.py keep --moves 3,4,5`): 318 of 422 positions against 274.
+/// A fit to 5x6 positions of 20 to 26 stones alone (11,990 positions) gave safe -22,
+/// defended 100, continuing 281, hanging -593, tempo 457, and kept as many wins (229 of
+/// 334 after 3 and 4 moves, these 229). Each side apart lowers the loss only to 0.187
+/// (600 games; 0.1887 against 0.1974 with 1,500), and its weights kept fewer wins (308).
 #[test]
 #[ignore]
 fn solved_fit() {
