@@ -25,34 +25,19 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import agon_session
+
 SPEC = "clobber rows=5 cols=6"
+
+
+def ask(agon, moves, command, until, hash_mb=64, timeout=90):
+    """The engine's reply to `command` on the 5x6 position after `moves`."""
+    return agon_session.ask(agon, SPEC, moves, command, until, hash_mb, timeout)
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                     "clobber-5x6-positions.txt")
-
-
-def ask(agon, moves, command, until, hash_mb=64):
-    """Runs `command` on the position after `moves` in a fresh engine; the first line that
-    starts with one of `until` (or an `error` line)."""
-    proc = subprocess.Popen([agon], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(f"ugi\nsetoption name Game value {SPEC}\nsetoption name Hash value {hash_mb}\n"
-                     f"position startpos moves {moves}\n{command}\n")
-    proc.stdin.flush()
-    answer = "no answer"
-    for line in proc.stdout:
-        if line.startswith(until) or line.startswith("error"):
-            answer = line.strip()
-            break
-    try:
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-    except BrokenPipeError:
-        pass
-    proc.wait(timeout=30)
-    return answer
 
 
 def solution(line):
@@ -77,9 +62,12 @@ def load(path, counts):
         if not sep:
             sys.exit(f"{path}:{number}: expected 'MOVES | RESULT', got {line!r}")
         moves, result = moves.strip(), result.strip()
-        if len(moves.split()) in counts:
+        if not (result in ("loss", "unknown") or result.startswith("win ")):
+            sys.exit(f"{path}:{number}: the result must be 'win MOVE', 'loss' or 'unknown', "
+                     f"got {result!r}")
+        if counts is None or len(moves.split()) in counts:
             out.append((moves, result))
-    if not out:
+    if not out and counts is not None:
         sys.exit(f"{path}: no positions after {sorted(counts)} moves")
     return out
 
@@ -102,7 +90,7 @@ def collect(args):
                         seen.add(key)
                         order.append(key)
     proved = lambda key: solution(ask(args.solver, key, f"solve movetime {args.movetime}",
-                                      "solution", 512))[0]
+                                      "solution", 512, args.movetime / 1000 + 30))[0]
     print(f"# {SPEC}: positions after {','.join(map(str, args.counts))} moves of "
           f"{len(args.journals)} journal(s), solve movetime {args.movetime}")
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -114,7 +102,8 @@ def bench(args):
     positions = [p for p in load(args.data, args.counts) if p[1] != "unknown"]
     times, unknown = [], 0
     for moves, expected in positions:
-        result, ms = solution(ask(args.agon, moves, f"solve movetime {args.movetime}", "solution"))
+        result, ms = solution(ask(args.agon, moves, f"solve movetime {args.movetime}", "solution",
+                                  timeout=args.movetime / 1000 + 30))
         if result == "unknown":
             unknown += 1
             ms = args.movetime
@@ -128,9 +117,7 @@ def bench(args):
 
 def keep(args):
     positions = [m for m, r in load(args.data, args.counts) if r.startswith("win")]
-    cache = {}
-    if args.cache and os.path.exists(args.cache):
-        cache = dict(line.rstrip("\n").split(" | ") for line in open(args.cache) if " | " in line)
+    cache = dict(load(args.cache, None)) if args.cache and os.path.exists(args.cache) else {}
 
     def move(moves):
         words = ask(args.agon, moves, f"go {args.go or f'movetime {args.movetime}'}",
@@ -142,7 +129,7 @@ def keep(args):
     def proved(child):
         if child not in cache:
             cache[child] = solution(ask(args.solver, child, "solve movetime 60000", "solution",
-                                        512))[0]
+                                        512, 90))[0]
         return cache[child]
 
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -184,6 +171,12 @@ def main():
         args.counts = [int(c) for c in (args.moves or moves).split(",")]
     except ValueError:
         sys.exit(f"--moves: expected numbers separated by commas, got {args.moves!r}")
+    if args.movetime is not None and args.movetime <= 0:
+        sys.exit(f"--movetime: expected a positive number of ms, got {args.movetime}")
+    if args.jobs < 1:
+        sys.exit(f"--jobs: expected at least 1, got {args.jobs}")
+    if any(c < 0 for c in args.counts):
+        sys.exit(f"--moves: expected counts of moves (0 or more), got {args.moves!r}")
     args.movetime = args.movetime or movetime
     args.solver = args.solver or args.agon
     for binary in {args.agon, args.solver}:

@@ -15,33 +15,15 @@ move, followed by a proved loss, is a win the engine threw away.
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+from agon_session import ask
 
 
 def solve(agon, spec, moves, movetime, hash_mb):
     """The solver's `solution ...` line for the position after `moves`."""
-    proc = subprocess.Popen([agon], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(
-        f"ugi\nsetoption name Game value {spec}\nsetoption name Hash value {hash_mb}\n"
-        f"position startpos moves {' '.join(moves)}\nsolve movetime {movetime}\n"
-    )
-    proc.stdin.flush()
-    answer = "no answer"
-    for line in proc.stdout:
-        if line.startswith("solution"):
-            answer = line.strip()
-            break
-        if line.startswith("error"):
-            answer = line.strip()
-            break
-    try:
-        proc.stdin.write("quit\n")
-        proc.stdin.flush()
-    except BrokenPipeError:
-        pass
-    proc.wait(timeout=10)
-    return answer
+    return ask(agon, spec, " ".join(moves), f"solve movetime {movetime}", "solution", hash_mb,
+               timeout=movetime / 1000 + 30)
 
 
 def main():

@@ -578,7 +578,8 @@ impl Solver {
                 let mut child = pos.clone();
                 child.make_move(mv);
                 let parts = sum_of(&child);
-                let (big, value) = self.fold(parts.clone(), ZERO);
+                let mut big = Vec::with_capacity(parts.len());
+                let value = self.fold_into(&parts, ZERO, &mut big);
                 let replies = big.iter().map(|&g| mobility(g, mover.other())).sum();
                 (order_key(replies, &parts, mover), mv, big, value)
             })
