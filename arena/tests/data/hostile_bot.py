@@ -86,6 +86,16 @@ def attack_signal():
         time.sleep(0.1)
         mine = family()
         reached = [pid for pid in reached if pid not in mine]
+    # Trace before killing: its own processes that the kill below is ending have lost
+    # their environment (and so their mark) while they die, yet can still be attached,
+    # and were taken for strangers (the userns test failed one run in three that way).
+    libc = ctypes.CDLL(None, use_errno=True)
+    traced = [pid for pid in visible_others() if libc.ptrace(16, pid, 0, 0) == 0]  # PTRACE_ATTACH
+    for pid in traced:
+        libc.ptrace(17, pid, 0, 0)  # PTRACE_DETACH
+    # A process of its own caught between fork and exec may have been taken for a
+    # stranger: only a process that is still not of its family once traced counts.
+    traced = [pid for pid in traced if pid not in family()]
     for pid in reached:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -102,13 +112,6 @@ def attack_signal():
         except OSError as e:
             return str(e)
     report("signal", bool(reached), f"reachable pids {[(p, cmdline(p)) for p in reached[:10]]}")
-    libc = ctypes.CDLL(None, use_errno=True)
-    traced = [pid for pid in visible_others() if libc.ptrace(16, pid, 0, 0) == 0]  # PTRACE_ATTACH
-    for pid in traced:
-        libc.ptrace(17, pid, 0, 0)  # PTRACE_DETACH
-    # A process of its own caught between fork and exec may have been taken for a
-    # stranger: only a process that is still not of its family once traced counts.
-    traced = [pid for pid in traced if pid not in family()]
     report("ptrace", bool(traced), f"attached to {[(p, cmdline(p)) for p in traced]}")
 
 
