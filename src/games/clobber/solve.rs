@@ -221,6 +221,15 @@ fn permute(bits: u64, map: &[u8; 64]) -> u64 {
 /// The group `left`/`right` of a `h` x `w` frame, in its canonical orientation: the
 /// least of its eight images under rotation and reflection.
 fn canonical(h: u8, w: u8, left: u64, right: u64) -> Region {
+    if h <= 8 && w <= 8 {
+        canonical8(h, w, to_stride8(left, h, w), to_stride8(right, h, w))
+    } else {
+        canonical_by_maps(h, w, left, right)
+    }
+}
+
+/// [`canonical`] square by square through the tables of [`symmetries`] (any frame).
+fn canonical_by_maps(h: u8, w: u8, left: u64, right: u64) -> Region {
     let maps = &symmetries().maps[(usize::from(h) - 1) * 64 + usize::from(w) - 1];
     // Square frames have all eight images; others only the four that keep the shape
     // and the four that transpose it, and the least shape wins first.
@@ -281,25 +290,35 @@ fn split_into(h: u8, w: u8, left: u64, right: u64, out: &mut Vec<Region>) {
         if frame.neighbours(l) & r == 0 {
             continue;
         }
-        out.push(crop(h, w, l, r));
+        out.push(crop(w, l, r));
     }
 }
 
 /// The group `l`/`r` cut to its bounding box, in canonical form.
-fn crop(h: u8, w: u8, l: u64, r: u64) -> Region {
+fn crop(w: u8, l: u64, r: u64) -> Region {
     let w32 = u32::from(w);
-    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
-    let mut rest = l | r;
-    while rest != 0 {
-        let sq = rest.trailing_zeros();
-        rest &= rest - 1;
-        let (row, col) = (sq / w32, sq % w32);
-        r0 = r0.min(row);
-        r1 = r1.max(row);
-        c0 = c0.min(col);
-        c1 = c1.max(col);
+    let all = l | r;
+    let (r0, r1) = (all.trailing_zeros() / w32, (63 - all.leading_zeros()) / w32);
+    let row_mask = low_bits(w32);
+    let mut cols = 0u64;
+    for row in r0..=r1 {
+        cols |= (all >> (row * w32)) & row_mask;
     }
+    let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     let (nh, nw) = (r1 - r0 + 1, c1 - c0 + 1);
+    if nh <= 8 && nw <= 8 {
+        // Row by row into a frame of stride 8, where the symmetries are a few word
+        // operations (`canonical8`).
+        let keep = low_bits(nw);
+        let (mut l8, mut r8) = (0u64, 0u64);
+        for row in r0..=r1 {
+            let shift = row * w32 + c0;
+            let at = 8 * (row - r0);
+            l8 |= ((l >> shift) & keep) << at;
+            r8 |= ((r >> shift) & keep) << at;
+        }
+        return canonical8(nh as u8, nw as u8, l8, r8);
+    }
     let (mut nl, mut nr) = (0u64, 0u64);
     for (bits, out) in [(l, &mut nl), (r, &mut nr)] {
         let mut rest = bits;
@@ -310,8 +329,117 @@ fn crop(h: u8, w: u8, l: u64, r: u64) -> Region {
             *out |= 1 << (row * nw + col);
         }
     }
-    let _ = h;
-    canonical(nh as u8, nw as u8, nl, nr)
+    canonical_by_maps(nh as u8, nw as u8, nl, nr)
+}
+
+/// The lowest `n` bits set (`n` <= 64).
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The squares `bits` of a `h` x `w` frame (stride `w`, both at most 8) in a frame of
+/// stride 8: square (row, col) at bit `8 * row + col`.
+#[inline]
+fn to_stride8(bits: u64, h: u8, w: u8) -> u64 {
+    let (h, w) = (u32::from(h), u32::from(w));
+    let keep = low_bits(w);
+    (0..h).fold(0, |out, row| {
+        out | ((bits >> (row * w)) & keep) << (8 * row)
+    })
+}
+
+/// The inverse of [`to_stride8`].
+#[inline]
+fn from_stride8(bits: u64, h: u8, w: u8) -> u64 {
+    let (h, w) = (u32::from(h), u32::from(w));
+    let keep = low_bits(w);
+    (0..h).fold(0, |out, row| {
+        out | ((bits >> (8 * row)) & keep) << (row * w)
+    })
+}
+
+/// Rows reversed in a stride-8 frame of `h` rows.
+#[inline]
+fn flip_rows8(x: u64, h: u8) -> u64 {
+    x.swap_bytes() >> (8 * (8 - u32::from(h)))
+}
+
+/// Columns reversed in a stride-8 frame of `w` columns: each byte's bits reversed
+/// (three swaps of 1, 2 and 4 bits), then moved down to the frame.
+#[inline]
+fn flip_cols8(mut x: u64, w: u8) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    x = ((x >> 1) & K1) | ((x & K1) << 1);
+    x = ((x >> 2) & K2) | ((x & K2) << 2);
+    x = ((x >> 4) & K4) | ((x & K4) << 4);
+    x >> (8 - u32::from(w))
+}
+
+/// Rows and columns swapped in a stride-8 frame (the 8 x 8 bit matrix transposed by
+/// three delta swaps; Warren, *Hacker's Delight*, 2nd ed., section 7-3).
+#[inline]
+fn transpose8(mut x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0F0F_0F0F_0000_0000;
+    let t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// [`canonical`] of a group given in a stride-8 frame of `h` x `w` (both at most 8).
+/// Comparing two images of the same shape as integers compares their highest differing
+/// square, (row, col) in reading order, whatever the stride: the least image here is
+/// the least one of [`canonical_by_maps`], so both give the same group.
+fn canonical8(h: u8, w: u8, l8: u64, r8: u64) -> Region {
+    // Square frames have all eight images; others only the four of the least shape.
+    let (transposed, square) = (w < h, h == w);
+    let (mut best_h, mut best_w, mut best_l, mut best_r) = (h, w, l8, r8);
+    if transposed {
+        (best_h, best_w, best_l, best_r) = (w, h, transpose8(l8), transpose8(r8));
+    }
+    let mut consider = |ih: u8, iw: u8, il: u64, ir: u64| {
+        if (il, ir) < (best_l, best_r) {
+            (best_h, best_w, best_l, best_r) = (ih, iw, il, ir);
+        }
+    };
+    let flips = |l: u64, r: u64, fh: u8, fw: u8| {
+        let (vl, vr) = (flip_rows8(l, fh), flip_rows8(r, fh));
+        [
+            (vl, vr),
+            (flip_cols8(l, fw), flip_cols8(r, fw)),
+            (flip_cols8(vl, fw), flip_cols8(vr, fw)),
+        ]
+    };
+    if !transposed || square {
+        for (il, ir) in flips(l8, r8, h, w) {
+            consider(h, w, il, ir);
+        }
+    }
+    if transposed || square {
+        let (tl, tr) = (transpose8(l8), transpose8(r8));
+        consider(w, h, tl, tr);
+        for (il, ir) in flips(tl, tr, w, h) {
+            consider(w, h, il, ir);
+        }
+    }
+    Region {
+        h: best_h,
+        w: best_w,
+        left: from_stride8(best_l, best_h, best_w),
+        right: from_stride8(best_r, best_h, best_w),
+    }
 }
 
 /// A move inside a group: the frame squares it goes from and to.
@@ -442,6 +570,7 @@ pub struct Solver {
     deadline: Option<Instant>,
     /// The node count at which the current solve stops.
     node_limit: u64,
+    pools: Pools,
 }
 
 impl Default for Solver {
@@ -491,6 +620,7 @@ impl Solver {
             budget: Budget::MAX,
             deadline: None,
             node_limit: u64::MAX,
+            pools: Pools::default(),
         }
     }
 
@@ -837,38 +967,41 @@ impl Solver {
         if self.halted(stop) {
             return Err(SolveError::Stopped);
         }
-        if big.is_empty() {
-            return Ok(match mover {
+        let result = if big.is_empty() {
+            match mover {
                 Side::First => self.games.left_first_wins(value),
                 Side::Second => self.games.right_first_wins(value),
-            });
-        }
-        if let Some(&known) = self.table.get(&key) {
-            return Ok(known);
-        }
-        // Classes pay off only between large groups: one large group plus a value is
-        // searched directly (4x6: 2.6M nodes, 6 s, against 4.2M nodes, 11 s with classes).
-        let result = if big.len() > 1 {
-            self.wins_sum(big, value, mover, stop)?
+            }
+        } else if let Some(&known) = self.table.get(&key) {
+            known
         } else {
-            self.search(&big, value, mover, stop)?
+            // Classes pay off only between large groups: one large group plus a value
+            // is searched directly (4x6: 2.6M nodes, 6 s, against 4.2M nodes, 11 s with
+            // classes).
+            let result = if big.len() > 1 {
+                self.wins_sum(&big, value, mover, stop)?
+            } else {
+                self.search(&big, value, mover, stop)?
+            };
+            self.room_in_table()?;
+            self.table.insert(key, result);
+            result
         };
-        self.room_in_table()?;
-        self.table.insert(key, result);
+        self.pools.give_groups(big);
         Ok(result)
     }
 
     /// A sum of two or more games: simplify with the large groups' classes, then search.
     fn wins_sum(
         &mut self,
-        big: Vec<Region>,
+        big: &[Region],
         value: GameId,
         mover: Side,
         stop: &AtomicBool,
     ) -> Result<bool, SolveError> {
-        let mut kept: Vec<Region> = Vec::with_capacity(big.len());
+        let mut kept = self.pools.take_groups();
         let (mut positive, mut negative, mut fuzzy) = (0, 0, 0);
-        for &region in &big {
+        for &region in big {
             match self.class(region, stop)? {
                 Class::P => continue,
                 Class::L => positive += 1,
@@ -880,9 +1013,11 @@ impl Solver {
         // A sum of positive games (and a value >= 0) is positive, and so on.
         // (`value >= 0` iff Right moving first loses it, Siegel II.1.)
         if fuzzy == 0 && negative == 0 && positive > 0 && !self.games.right_first_wins(value) {
+            self.pools.give_groups(kept);
             return Ok(mover == Side::First);
         }
         if fuzzy == 0 && positive == 0 && negative > 0 && !self.games.left_first_wins(value) {
+            self.pools.give_groups(kept);
             return Ok(mover == Side::Second);
         }
         // Cancel each group against its negative.
@@ -901,7 +1036,9 @@ impl Solver {
         if kept.len() < big.len() {
             return self.wins(kept, value, mover, stop);
         }
-        self.search(&kept, value, mover, stop)
+        let result = self.search(&kept, value, mover, stop);
+        self.pools.give_groups(kept);
+        result
     }
 
     /// The outcome class of one large group, solved alone for both players and cached.
@@ -937,54 +1074,112 @@ impl Solver {
         // for the opponent ends the search at once (enhanced transposition cutoff).
         // The estimate and the table key are sums over the groups, so the untouched
         // groups' share is taken from the totals rather than summed again per child.
+        // The lists come from the solver's pools: a node of a large sum makes dozens of
+        // them, and allocating each took a sixth of the time.
         let other = mover.other();
-        let shares: Vec<(i32, (u64, u64))> = big
-            .iter()
-            .map(|&r| (mobility(r, other), r.hashes()))
-            .collect();
-        let total_mobility: i32 = shares.iter().map(|s| s.0).sum();
-        let total_hash = shares.iter().fold((0, 0), |t, s| hash_add(t, s.1));
-        let mut moves = Vec::new();
-        let mut parts = Vec::new();
-        let mut children: Vec<(i32, Vec<Region>, GameId, u128)> = Vec::new();
-        for (i, &region) in big.iter().enumerate() {
+        let total_mobility: i32 = big.iter().map(|&r| mobility(r, other)).sum();
+        let total_hash = hash_of(big);
+        let mut moves = self.pools.moves.pop().unwrap_or_default();
+        let mut parts = self.pools.take_groups();
+        let mut children = self.pools.children.pop().unwrap_or_default();
+        let mut won = false;
+        'groups: for (i, &region) in big.iter().enumerate() {
+            let (own_mobility, own_hash) = (mobility(region, other), region.hashes());
+            let own_backing = backing(region, mover);
             moves.clear();
             local_moves(region, mover, &mut moves);
             for &mv in &moves {
                 parts.clear();
                 play_local(region, mover, mv, &mut parts);
-                let mut child = Vec::with_capacity(parts.len() + big.len() - 1);
+                let mut child = self.pools.take_groups();
                 let child_value = self.fold_into(&parts, value, &mut child);
-                let reply_mobility = total_mobility - shares[i].0
+                let reply_mobility = total_mobility - own_mobility
                     + child.iter().map(|&g| mobility(g, other)).sum::<i32>();
-                let order = order_key(reply_mobility, &parts, mover) + backing(region, mover);
-                let hash = hash_add(hash_sub(total_hash, shares[i].1), hash_of(&child));
+                let order = order_key(reply_mobility, &parts, mover) + own_backing;
+                let hash = hash_add(hash_sub(total_hash, own_hash), hash_of(&child));
                 let key = key_of(hash, child_value, other);
                 if self.table.get(&key) == Some(&false) {
-                    return Ok(true);
+                    self.pools.give_groups(child);
+                    won = true;
+                    break 'groups;
                 }
                 child.extend_from_slice(&big[..i]);
                 child.extend_from_slice(&big[i + 1..]);
                 child.sort_unstable();
-                children.push((order, child, child_value, key));
+                children.push(Child {
+                    order,
+                    big: child,
+                    value: child_value,
+                    key,
+                });
             }
         }
-        children.sort_by_key(|c| c.0);
-        for (_, child, child_value, key) in children {
-            if !self.wins_sorted(child, child_value, mover.other(), key, stop)? {
-                return Ok(true);
+        self.pools.moves.push(moves);
+        self.pools.give_groups(parts);
+        if !won {
+            children.sort_by_key(|c| c.order);
+            let mut rest = children.drain(..);
+            for c in rest.by_ref() {
+                match self.wins_sorted(c.big, c.value, other, c.key, stop) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        won = true;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
+            for c in rest {
+                self.pools.give_groups(c.big);
+            }
+        }
+        for c in children.drain(..) {
+            self.pools.give_groups(c.big);
+        }
+        self.pools.children.push(children);
+        if won {
+            return Ok(true);
         }
         let options: Vec<GameId> = match mover {
             Side::First => self.games.left_options(value).to_vec(),
             Side::Second => self.games.right_options(value).to_vec(),
         };
         for option in options {
-            if !self.wins(big.to_vec(), option, mover.other(), stop)? {
+            let mut same = self.pools.take_groups();
+            same.extend_from_slice(big);
+            if !self.wins(same, option, other, stop)? {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+}
+
+/// A child of a node in [`Solver::search`]: its order key, large groups (sorted), the
+/// value of its small ones and its table key.
+struct Child {
+    order: i32,
+    big: Vec<Region>,
+    value: GameId,
+    key: u128,
+}
+
+/// Lists kept between nodes of [`Solver::search`], so that a node allocates nothing.
+#[derive(Default)]
+struct Pools {
+    groups: Vec<Vec<Region>>,
+    moves: Vec<Vec<LocalMove>>,
+    children: Vec<Vec<Child>>,
+}
+
+impl Pools {
+    fn take_groups(&mut self) -> Vec<Region> {
+        self.groups.pop().unwrap_or_default()
+    }
+
+    fn give_groups(&mut self, mut list: Vec<Region>) {
+        list.clear();
+        self.groups.push(list);
     }
 }
 
@@ -1177,6 +1372,54 @@ mod tests {
         let flipped = canonical(2, 2, 0b0101, 0b0010);
         assert_eq!(a, mirrored);
         assert_eq!(a, flipped);
+    }
+
+    #[test]
+    fn word_symmetries_choose_what_the_square_tables_choose() {
+        // Every frame of up to 8 x 8, random groups of every density (splitmix as the
+        // generator): the fast path and the square-by-square tables agree, and so do
+        // all eight images of a group.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = splitmix(seed);
+            seed
+        };
+        for h in 1..=8u8 {
+            for w in 1..=8u8 {
+                let all = low_bits(u32::from(h) * u32::from(w));
+                for _ in 0..200 {
+                    let occupied = next() & next() & all | next() & all;
+                    let left = occupied & next();
+                    let right = occupied & !left;
+                    let slow = canonical_by_maps(h, w, left, right);
+                    assert_eq!(
+                        canonical(h, w, left, right),
+                        slow,
+                        "{h}x{w} {left:#x} {right:#x}"
+                    );
+                    let maps = &symmetries().maps[(usize::from(h) - 1) * 64 + usize::from(w) - 1];
+                    for (t, map) in maps.iter().enumerate() {
+                        let (ih, iw) = if t >= 4 { (w, h) } else { (h, w) };
+                        let image = canonical(ih, iw, permute(left, map), permute(right, map));
+                        assert_eq!(image, slow, "{h}x{w} image {t}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cropping_moves_a_group_to_the_corner_of_its_frame() {
+        // One w-b pair in the middle of a 5x6 board, and the same pair alone.
+        let (l, r) = (1u64 << (2 * 6 + 3), 1u64 << (2 * 6 + 4));
+        assert_eq!(crop(6, l, r), canonical(1, 2, 0b01, 0b10));
+        // A 1x10 row (wider than 8): the tables' path.
+        let row = crop(12, 0b01_0101_0101 << 1, 0b10_1010_1010 << 1);
+        assert_eq!((row.h, row.w), (1, 10));
+        assert_eq!(
+            row,
+            canonical_by_maps(1, 10, 0b01_0101_0101, 0b10_1010_1010)
+        );
     }
 
     #[test]
