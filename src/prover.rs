@@ -8,7 +8,8 @@
 //!
 //! - **at the root**, with a share of the move's time before the search: a proved win is
 //!   played at once (its move keeps the win), a proved loss or draw is reported as such
-//!   while the search picks the move;
+//!   while the search picks the move, and root moves proved losing before the time ran
+//!   out are left out of the search ([`Prover::refuted`]);
 //! - **inside the search**, at nodes the prover calls small ([`Prover::in_search`]),
 //!   with a small node budget: a proved node is a won or lost leaf.
 //!
@@ -67,7 +68,22 @@ pub trait Prover<G: Game>: Send {
     /// Proves the value of `pos` (a game in progress) and, when the side to move wins, a
     /// winning move. `None` when the limits ended the attempt first (or the position is
     /// beyond the solver).
-    fn prove_root(&mut self, pos: &G, limits: &ProofLimits<'_>) -> Option<Proof<G::Move>>;
+    ///
+    /// `first` is the move the search would try first (its table's move from an earlier
+    /// search), to be tried first: when it wins, the proof needs no other root move.
+    fn prove_root(
+        &mut self,
+        pos: &G,
+        first: Option<G::Move>,
+        limits: &ProofLimits<'_>,
+    ) -> Option<Proof<G::Move>>;
+
+    /// Root moves the last [`Prover::prove_root`] proved losing (the position after each
+    /// is won for the opponent), also when its limits ended it before a result: the
+    /// search then leaves them out. Empty for a solver that does not say.
+    fn refuted(&self) -> Vec<G::Move> {
+        Vec::new()
+    }
 
     /// Proves the value of `pos` without naming a move (cheaper), for a node inside the
     /// search; `None` when the limits ended the attempt first.

@@ -97,6 +97,51 @@ fn region_solver_agrees_with_brute_force_on_random_positions() {
     assert_eq!(checked, 300);
 }
 
+/// The root as the search uses it: a move to try first, and the moves proved losing on
+/// the way, each checked by brute force; with every legal move tried first in turn.
+#[test]
+fn moves_tried_first_and_refuted_moves_are_right() {
+    let mut rng = Rng(0xF1257);
+    let mut refuted_seen = 0;
+    for (rows, cols, empty) in [(3, 4, 15), (3, 5, 25), (4, 4, 30)] {
+        let settings = ClobberSettings::new(rows, cols).unwrap();
+        for _ in 0..15 {
+            let text = random_position(&mut rng, rows, cols, empty);
+            let mut pos = Clobber::parse_position(&settings, &text).unwrap();
+            let wins = brute_force_wins(&mut pos, &mut HashMap::new());
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            for &first in &moves {
+                let mut solver = Solver::new();
+                let solution = solver
+                    .solve_from(&pos, Some(first), &AtomicBool::new(false))
+                    .unwrap();
+                assert_eq!(solution.side_to_move_wins, wins, "{text}");
+                let mut after = |mv| {
+                    pos.make_move(mv);
+                    let opponent_wins = brute_force_wins(&mut pos, &mut HashMap::new());
+                    pos.unmake_move(mv, ());
+                    opponent_wins
+                };
+                if let Some(mv) = solution.winning_move {
+                    assert!(!after(mv), "{text}: {mv:?} does not win");
+                    // The move given first is named whenever it wins.
+                    assert!(mv == first || after(first), "{text}: {first:?} wins too");
+                }
+                let refuted = solver.refuted().to_vec();
+                if !wins {
+                    assert_eq!(refuted.len(), moves.len(), "{text}");
+                }
+                for mv in refuted {
+                    assert!(after(mv), "{text}: {mv:?} was called losing");
+                    refuted_seen += 1;
+                }
+            }
+        }
+    }
+    assert!(refuted_seen > 100, "{refuted_seen}");
+}
+
 #[test]
 fn region_solver_agrees_with_brute_force_on_the_starts() {
     for (rows, cols) in [(1, 8), (2, 4), (2, 6), (3, 3), (3, 4), (4, 4), (2, 8)] {

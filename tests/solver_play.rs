@@ -268,3 +268,86 @@ fn the_engine_keeps_every_win_its_solvers_prove() {
         assert!(kept, "{spec} {position}: {mv} throws the win away");
     }
 }
+
+/// A prover that proves nothing but says some root moves lose (as the Clobber solver
+/// does when its time runs out part way through the root's moves).
+struct Refuting {
+    moves: Vec<<Mnk as Game>::Move>,
+}
+
+impl agon::prover::Prover<Mnk> for Refuting {
+    fn prove_root(
+        &mut self,
+        _: &Mnk,
+        _: Option<<Mnk as Game>::Move>,
+        _: &agon::prover::ProofLimits<'_>,
+    ) -> Option<agon::prover::Proof<<Mnk as Game>::Move>> {
+        None
+    }
+    fn refuted(&self) -> Vec<<Mnk as Game>::Move> {
+        self.moves.clone()
+    }
+    fn prove_node(
+        &mut self,
+        _: &Mnk,
+        _: &agon::prover::ProofLimits<'_>,
+    ) -> Option<agon::prover::Proof<<Mnk as Game>::Move>> {
+        None
+    }
+    fn root_share(&self, _: &Mnk) -> f64 {
+        0.1
+    }
+    fn in_search(&self, _: &Mnk) -> Option<u64> {
+        None
+    }
+    fn max_plies(&self, _: &Mnk) -> u32 {
+        9
+    }
+    fn nodes(&self) -> u64 {
+        0
+    }
+    fn clear(&mut self) {}
+}
+
+/// Root moves the prover calls losing are never played, even the search's favourite;
+/// when it refutes all but one, that one is played.
+#[test]
+fn root_moves_the_prover_refuted_are_not_played() {
+    let spec = GameSpec::parse("tictactoe").unwrap();
+    let start = Mnk::start(&spec.settings::<Mnk>());
+    let favourite = plain_move(&start);
+    let mut all = Vec::new();
+    start.generate_moves(&mut all);
+    let cases = [
+        vec![favourite],
+        all.iter()
+            .copied()
+            .filter(|&m| m != all[3])
+            .collect::<Vec<_>>(),
+    ];
+    for refuted in cases {
+        let mut searcher = Pvs::<Mnk>::new(Mnk::heuristics()[0].1, 16, Duration::ZERO).with_prover(
+            Some(Box::new(Refuting {
+                moves: refuted.clone(),
+            })),
+        );
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let best = searcher
+            .search(
+                &mut start.clone(),
+                &limits,
+                &Control::new(&stop),
+                &mut |_| {},
+            )
+            .best
+            .expect("a move");
+        assert!(
+            !refuted.contains(&best),
+            "played {best:?}, refuted {refuted:?}"
+        );
+    }
+}

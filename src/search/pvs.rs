@@ -25,7 +25,9 @@
 //! a share of the move's time at the root before the search (the prover says how much,
 //! [`Prover::root_share`]): a proved win is
 //! played at once, a proved loss is reported as such while the search picks the longest
-//! defence. Inside the search, every node the prover calls small is handed to it with a
+//! defence. The solver tries the table's move first (the best move of an earlier search
+//! that met this position), and root moves it proved losing before its time ran out are
+//! left out of the search ([`Prover::refuted`]). Inside the search, every node the prover calls small is handed to it with a
 //! small node budget; a proof ends the line as a won or lost leaf (scored with the
 //! prover's bound on the distance when it measured none, and stored in the table as the
 //! bound it is). Nodes it could not prove are remembered (by hash, [`MISS_SLOTS`]
@@ -675,6 +677,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             let nodes_before = prover.nodes();
             let proof = prover.prove_root(
                 pos,
+                tt_move.filter(|mv| root.contains(mv)),
                 &ProofLimits {
                     stop: control.stop,
                     deadline: Some(deadline),
@@ -710,7 +713,15 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                 Some(loss @ Proof::Loss { .. }) => {
                     proved_loss = Some(proof_score(loss, 0, bound_plies).0);
                 }
-                _ => {}
+                _ => {
+                    // Moves proved losing before the time ran out are not searched.
+                    let refuted = prover.refuted();
+                    if !refuted.is_empty() && root.iter().any(|mv| !refuted.contains(mv)) {
+                        root.retain(|mv| !refuted.contains(mv));
+                        result.best = Some(root[0]);
+                        result.pv = vec![root[0]];
+                    }
+                }
             }
         }
         // The search's own proof, else the root solver's, else the search's estimate.

@@ -609,6 +609,7 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
     fn prove_root(
         &mut self,
         pos: &Mnk,
+        _first: Option<super::MnkMove>,
         limits: &crate::prover::ProofLimits<'_>,
     ) -> Option<crate::prover::Proof<super::MnkMove>> {
         use crate::prover::Proof;
