@@ -8,6 +8,12 @@
 //! (`1 - min(empty squares / squares, smaller reserve / full reserve)`). Terms that
 //! matter more as the flat count nears (the flats themselves, komi, the tempo) come twice:
 //! once plain and once times `e`, so their weight moves from one value to the other.
+//!
+//! A stack counts for what it can do as well as for what it holds: its *reach* is the
+//! squares it can spread onto (per direction up to its carry, stopped by walls, capstones
+//! and the edge), counted alone and times its supports. Tiltak's evaluation has mobility
+//! terms for stacks, which its log credits with +114 Elo (github.com/MortenLohne/tiltak,
+//! commit 6d41ccb); these two are our own, fitted like the rest.
 
 use std::sync::OnceLock;
 
@@ -52,8 +58,14 @@ pub const SPANS: usize = ROAD_DIST + 6;
 pub const LINES: usize = SPANS + 1;
 /// Capstones next to an opponent's stack of two or more.
 pub const CAP_NEAR: usize = LINES + 6;
+/// Over the side's stacks of two or more: the squares each can spread onto (in each
+/// direction up to its carry, stopped by a wall, a capstone or the edge).
+pub const STACK_REACH: usize = CAP_NEAR + 1;
+/// The same, each stack's squares times its own pieces under the top (at most the carry
+/// limit), over the board size.
+pub const SUPPORT_REACH: usize = STACK_REACH + 1;
 /// Empty squares with more of the side's road pieces next to them than the opponent's.
-pub const INFLUENCE: usize = CAP_NEAR + 1;
+pub const INFLUENCE: usize = SUPPORT_REACH + 1;
 /// Features counted per side.
 pub const PER_SIDE: usize = INFLUENCE + 1;
 /// The side to move: +1 White, -1 Black.
@@ -87,6 +99,8 @@ pub fn feature_name(i: usize) -> String {
         (SPANS, 1, "group spans squared"),
         (LINES, 6, "lines with 2.. pieces"),
         (CAP_NEAR, 1, "capstone next to their stack"),
+        (STACK_REACH, 1, "stack reach"),
+        (SUPPORT_REACH, 1, "supports x reach"),
         (INFLUENCE, 1, "empty squares influenced"),
         (TEMPO, 1, "tempo"),
         (TEMPO_END, 1, "tempo x endgame"),
@@ -108,6 +122,8 @@ pub fn feature_name(i: usize) -> String {
 /// Per board size: the squares of each class, and every row and column.
 pub(super) struct Masks {
     pub(super) classes: [u64; CLASSES],
+    /// Per square, the squares from it to the edge: east, north, west, south.
+    pub(super) rays: Vec<[u64; 4]>,
     pub(super) lines: Vec<u64>,
     pub(super) rows: Vec<u64>,
     pub(super) cols: Vec<u64>,
@@ -134,8 +150,21 @@ pub(super) fn masks(n: usize) -> &'static Masks {
             .collect();
         lines.extend(&rows);
         lines.extend(&cols);
+        let rays = (0..n * n)
+            .map(|sq| {
+                let (r, c) = (sq / n, sq % n);
+                let bit = |r: usize, c: usize| 1u64 << (r * n + c);
+                [
+                    (c + 1..n).map(|cc| bit(r, cc)).sum(),
+                    (r + 1..n).map(|rr| bit(rr, c)).sum(),
+                    (0..c).map(|cc| bit(r, cc)).sum(),
+                    (0..r).map(|rr| bit(rr, c)).sum(),
+                ]
+            })
+            .collect();
         Masks {
             classes,
+            rays,
             lines,
             rows,
             cols,
@@ -186,6 +215,9 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
         let kind = usize::from(pos.kind_at(sq));
         add(SUPPORTS + kind, mine.min(n) as f32);
         add(CAPTIVES + kind, theirs.min(n) as f32);
+        let reach = stack_reach(pos, sq) as f32;
+        add(STACK_REACH, reach);
+        add(SUPPORT_REACH, reach * mine.min(n) as f32 / n as f32);
     }
     add(CAPS_IN_HAND, f32::from(pos.caps_left[me]));
     add(STONES_END, f32::from(pos.stones_left[me]) * e);
@@ -221,6 +253,30 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
         }
     }
     add(CAP_NEAR, near as f32);
+}
+
+/// The squares the stack on `sq` can spread onto: in each direction, up to as many
+/// squares as it can carry (its height, at most the board size), stopped by a wall, a
+/// capstone or the edge.
+pub(super) fn stack_reach(pos: &Tak, sq: usize) -> u32 {
+    let n = pos.geo.n;
+    let carry = u32::from(pos.heights[sq]).min(n as u32);
+    let blocked = pos.walls | pos.caps;
+    let rays = &masks(n).rays[sq];
+    let mut reach = 0;
+    for (dir, &ray) in rays.iter().enumerate() {
+        let stop = ray & blocked;
+        // East and north go up in square index, west and south down.
+        let free = if stop == 0 {
+            ray.count_ones()
+        } else if dir < 2 {
+            (ray & ((1u64 << stop.trailing_zeros()) - 1)).count_ones()
+        } else {
+            (ray & !(u64::MAX >> stop.leading_zeros())).count_ones()
+        };
+        reach += free.min(carry);
+    }
+    reach
 }
 
 /// Squares holding two or more pieces.

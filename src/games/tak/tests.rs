@@ -198,3 +198,77 @@ fn road_threats_by_flooding_match_trying_every_square() {
         "{checked} positions, {with_threats} with threats"
     );
 }
+
+/// A stack's reach, worked by hand: White's three-piece stack on c3 (black, white, white)
+/// carries three; east it reaches d3 and e3 (then the edge), west b3 (a3 holds Black's
+/// capstone), north c4 (c5 holds Black's wall), south c2 and c1: six squares. One of
+/// White's pieces is under its top, so supports times reach is 6 x 1 / 5.
+#[test]
+fn stack_reach_stops_at_walls_capstones_and_the_edge() {
+    use super::features::{features, STACK_REACH, SUPPORT_REACH};
+    let p = pos(5, "x2,2S,x2/x5/2C,x,211,x2/x5/x5 1 5");
+    let c3 = (0..25).find(|&sq| p.height(sq) == 3).expect("the stack");
+    assert_eq!(super::features::stack_reach(&p, c3), 6);
+    let f = features(&p);
+    assert_eq!(f[STACK_REACH], 6.0);
+    assert!(
+        (f[SUPPORT_REACH] - 1.2).abs() < 1e-6,
+        "{}",
+        f[SUPPORT_REACH]
+    );
+    // The same stack under Black's top counts for Black, with the sign of Black's terms.
+    let q = pos(5, "x2,1S,x2/x5/1C,x,122,x2/x5/x5 1 5");
+    assert_eq!(features(&q)[STACK_REACH], -6.0);
+}
+
+/// The reach by ray masks equals walking square by square, over random play on 4x4 to
+/// 8x8 (random play builds tall stacks and places walls and capstones).
+#[test]
+fn stack_reach_by_rays_matches_walking() {
+    let walk = |p: &Tak, sq: usize| -> u32 {
+        let n = p.size() as isize;
+        let carry = (p.height(sq) as isize).min(n);
+        let (r, c) = (sq as isize / n, sq as isize % n);
+        let mut reach = 0;
+        for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+            for step in 1..=carry {
+                let (rr, cc) = (r + dr * step, c + dc * step);
+                if rr < 0 || cc < 0 || rr >= n || cc >= n {
+                    break;
+                }
+                let at = (rr * n + cc) as usize;
+                if matches!(p.top(at), Some((_, k)) if k != FLAT) {
+                    break;
+                }
+                reach += 1;
+            }
+        }
+        reach
+    };
+    let mut seed = 99u64;
+    let mut checked = 0;
+    for size in 4..=8usize {
+        for _ in 0..20 {
+            let settings = Tak::settings(&[size as i64, 0, 0]).unwrap();
+            let mut p = Tak::start(&settings);
+            let mut moves = Vec::new();
+            for _ in 0..80 {
+                moves.clear();
+                p.generate_moves(&mut moves);
+                if moves.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                let (next, r) = crate::zobrist::splitmix64(seed);
+                seed = next;
+                p.make_move(moves[(r % moves.len() as u64) as usize]);
+                for sq in 0..size * size {
+                    if p.height(sq) >= 2 {
+                        assert_eq!(super::features::stack_reach(&p, sq), walk(&p, sq));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

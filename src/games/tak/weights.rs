@@ -7,59 +7,61 @@ use super::features::FEATURES;
 use super::policy::MOVE_FEATURES;
 use super::TakSettings;
 
-/// 5x5: 213283 positions of sp5-r0.txt, sp5-r1.txt (1500 steps), cross-entropy 0.50399.
+/// 5x5: 213283 positions of sp5-r0.txt, sp5-r1.txt (1500 steps), cross-entropy 0.50065.
 pub const WEIGHTS_5: [f32; FEATURES] = [
-    39.6,   // flat on class 0
-    36.8,   // flat on class 1
-    43.2,   // flat on class 2
-    35.3,   // flat on class 3
-    59.3,   // flat on class 4
-    42.7,   // flat on class 5
+    46.2,   // flat on class 0
+    43.2,   // flat on class 1
+    49.0,   // flat on class 2
+    41.8,   // flat on class 3
+    65.4,   // flat on class 4
+    46.8,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -22.7,  // capstone on class 0
-    -8.1,   // capstone on class 1
-    24.7,   // capstone on class 2
-    -11.0,  // capstone on class 3
-    52.1,   // capstone on class 4
-    104.5,  // capstone on class 5
+    -20.2,  // capstone on class 0
+    -5.4,   // capstone on class 1
+    23.3,   // capstone on class 2
+    -11.3,  // capstone on class 3
+    50.2,   // capstone on class 4
+    103.0,  // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    132.1,  // flats x endgame
-    63.8,   // walls
-    10.7,   // walls x endgame
-    61.7,   // supports under flat/wall/cap 0
-    92.5,   // supports under flat/wall/cap 1
-    119.3,  // supports under flat/wall/cap 2
-    -23.0,  // captives under flat/wall/cap 0
-    28.9,   // captives under flat/wall/cap 1
-    16.4,   // captives under flat/wall/cap 2
-    -139.6, // capstones in hand
-    -154.8, // stones in hand x endgame
+    150.2,  // flats x endgame
+    62.4,   // walls
+    13.6,   // walls x endgame
+    -6.7,   // supports under flat/wall/cap 0
+    26.1,   // supports under flat/wall/cap 1
+    45.9,   // supports under flat/wall/cap 2
+    -51.0,  // captives under flat/wall/cap 0
+    4.4,    // captives under flat/wall/cap 1
+    -8.4,   // captives under flat/wall/cap 2
+    -139.5, // capstones in hand
+    -130.4, // stones in hand x endgame
     3000.0, // road threat, to move
-    57.5,   // one road threat
-    52.1,   // two or more road threats
-    15.7,   // road distance 2.. 0
-    -16.0,  // road distance 2.. 1
-    -33.4,  // road distance 2.. 2
-    -29.5,  // road distance 2.. 3
+    57.4,   // one road threat
+    51.2,   // two or more road threats
+    13.0,   // road distance 2.. 0
+    -17.4,  // road distance 2.. 1
+    -35.0,  // road distance 2.. 2
+    -30.6,  // road distance 2.. 3
     0.0,    // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    9.6,    // group spans squared
-    10.6,   // lines with 2.. pieces 0
-    38.9,   // lines with 2.. pieces 1
-    64.4,   // lines with 2.. pieces 2
+    10.1,   // group spans squared
+    12.5,   // lines with 2.. pieces 0
+    41.6,   // lines with 2.. pieces 1
+    66.8,   // lines with 2.. pieces 2
     0.0,    // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    47.0,   // capstone next to their stack
-    7.8,    // empty squares influenced
-    102.0,  // tempo
-    60.0,   // tempo x endgame
+    37.4,   // capstone next to their stack
+    2.7,    // stack reach
+    89.0,   // supports x reach
+    7.9,    // empty squares influenced
+    106.5,  // tempo
+    64.0,   // tempo x endgame
     0.0,    // komi
     0.0,    // komi x endgame
 ];
@@ -74,61 +76,63 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 225054 positions of sp6k2-r0.txt, sp6k2-r1.txt (1500 steps), cross-entropy 0.57550.
+/// 6x6: 225054 positions of sp6k2-r0.txt, sp6k2-r1.txt (1500 steps), cross-entropy 0.57360.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    21.7,   // flat on class 0
-    26.0,   // flat on class 1
-    34.4,   // flat on class 2
-    31.5,   // flat on class 3
-    38.9,   // flat on class 4
-    49.2,   // flat on class 5
+    26.4,   // flat on class 0
+    31.6,   // flat on class 1
+    39.4,   // flat on class 2
+    36.7,   // flat on class 3
+    43.2,   // flat on class 4
+    52.2,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -18.2,  // capstone on class 0
-    -13.0,  // capstone on class 1
-    24.1,   // capstone on class 2
-    6.2,    // capstone on class 3
-    48.6,   // capstone on class 4
-    63.9,   // capstone on class 5
+    -17.9,  // capstone on class 0
+    -11.4,  // capstone on class 1
+    22.3,   // capstone on class 2
+    7.2,    // capstone on class 3
+    47.5,   // capstone on class 4
+    60.4,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    96.0,   // flats x endgame
-    46.5,   // walls
+    105.5,  // flats x endgame
+    43.4,   // walls
     44.1,   // walls x endgame
-    58.5,   // supports under flat/wall/cap 0
-    72.5,   // supports under flat/wall/cap 1
-    76.0,   // supports under flat/wall/cap 2
-    -18.1,  // captives under flat/wall/cap 0
-    6.5,    // captives under flat/wall/cap 1
-    3.2,    // captives under flat/wall/cap 2
-    -111.7, // capstones in hand
-    -104.5, // stones in hand x endgame
+    20.4,   // supports under flat/wall/cap 0
+    36.2,   // supports under flat/wall/cap 1
+    36.9,   // supports under flat/wall/cap 2
+    -40.5,  // captives under flat/wall/cap 0
+    -8.6,   // captives under flat/wall/cap 1
+    -12.3,  // captives under flat/wall/cap 2
+    -108.1, // capstones in hand
+    -94.1,  // stones in hand x endgame
     3000.0, // road threat, to move
-    29.0,   // one road threat
-    36.3,   // two or more road threats
-    24.7,   // road distance 2.. 0
-    -4.7,   // road distance 2.. 1
-    -14.1,  // road distance 2.. 2
-    -12.5,  // road distance 2.. 3
-    -1.6,   // road distance 2.. 4
+    27.6,   // one road threat
+    35.0,   // two or more road threats
+    22.8,   // road distance 2.. 0
+    -5.3,   // road distance 2.. 1
+    -14.0,  // road distance 2.. 2
+    -13.7,  // road distance 2.. 3
+    -2.0,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
     3.9,    // group spans squared
-    2.6,    // lines with 2.. pieces 0
+    3.1,    // lines with 2.. pieces 0
     11.6,   // lines with 2.. pieces 1
-    29.4,   // lines with 2.. pieces 2
-    49.6,   // lines with 2.. pieces 3
+    29.2,   // lines with 2.. pieces 2
+    47.6,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    39.9,   // capstone next to their stack
-    -1.1,   // empty squares influenced
-    34.4,   // tempo
-    52.0,   // tempo x endgame
-    -16.6,  // komi
-    67.6,   // komi x endgame
+    34.1,   // capstone next to their stack
+    3.8,    // stack reach
+    42.2,   // supports x reach
+    -1.4,   // empty squares influenced
+    37.2,   // tempo
+    54.4,   // tempo x endgame
+    -16.4,  // komi
+    68.5,   // komi x endgame
 ];
 
 /// 6x6: the moves chosen in 225054 positions of the same files (6 epochs), mean log-loss 3.1224, top-1 0.193.
