@@ -23,14 +23,14 @@
 //! limited by time rather than by depth or nodes (`movetime`, a clock, `infinite`: the
 //! engine at play; fixed-depth searches stay plain and reproducible), the solver gets
 //! a share of the move's time at the root before the search (the prover says how much,
-//! [`Prover::root_share`]): a proved win is
-//! played at once, a proved loss is reported as such while the search picks the longest
-//! defence. The solver tries the table's move first (the best move of an earlier search
-//! that met this position), and root moves it proved losing before its time ran out are
-//! left out of the search ([`Prover::refuted`]). Inside the search, every node the prover calls small is handed to it with a
-//! small node budget; a proof ends the line as a won or lost leaf (scored with the
-//! prover's bound on the distance when it measured none, and stored in the table as the
-//! bound it is). Nodes it could not prove are remembered (by hash, [`MISS_SLOTS`]
+//! [`Prover::root_share`]): a proved win is played at once, a proved loss is reported as
+//! such while the search picks the longest defence. The solver tries the table's move
+//! first (the best move of an earlier search that met this position), and root moves it
+//! proved losing before its time ran out are left out of the search
+//! ([`Prover::refuted`]). Inside the search, every node the prover calls small is handed
+//! to it with a small node budget; a proof ends the line as a won or lost leaf (scored
+//! with the prover's bound on the distance when it measured none, and stored in the table
+//! as the bound it is). Nodes it could not prove are remembered (by hash, [`MISS_SLOTS`]
 //! slots) and not asked again.
 
 use std::time::{Duration, Instant};
