@@ -105,7 +105,7 @@ impl Frame {
     fn new(h: u8, w: u8) -> Frame {
         let (h, w) = (u32::from(h), u32::from(w));
         let n = h * w;
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let all = low_bits(n);
         let mut first_col = 0u64;
         for r in 0..h {
             first_col |= 1 << (r * w);
@@ -306,30 +306,23 @@ fn crop(w: u8, l: u64, r: u64) -> Region {
     }
     let (c0, c1) = (cols.trailing_zeros(), 63 - cols.leading_zeros());
     let (nh, nw) = (r1 - r0 + 1, c1 - c0 + 1);
-    if nh <= 8 && nw <= 8 {
-        // Row by row into a frame of stride 8, where the symmetries are a few word
-        // operations (`canonical8`).
-        let keep = low_bits(nw);
-        let (mut l8, mut r8) = (0u64, 0u64);
-        for row in r0..=r1 {
-            let shift = row * w32 + c0;
-            let at = 8 * (row - r0);
-            l8 |= ((l >> shift) & keep) << at;
-            r8 |= ((r >> shift) & keep) << at;
-        }
-        return canonical8(nh as u8, nw as u8, l8, r8);
-    }
+    // Row by row into the box; a box of at most 8 x 8 goes into a frame of stride 8,
+    // where the symmetries are a few word operations (`canonical8`).
+    let small = nh <= 8 && nw <= 8;
+    let stride = if small { 8 } else { nw };
+    let keep = low_bits(nw);
     let (mut nl, mut nr) = (0u64, 0u64);
-    for (bits, out) in [(l, &mut nl), (r, &mut nr)] {
-        let mut rest = bits;
-        while rest != 0 {
-            let sq = rest.trailing_zeros();
-            rest &= rest - 1;
-            let (row, col) = (sq / w32 - r0, sq % w32 - c0);
-            *out |= 1 << (row * nw + col);
-        }
+    for row in r0..=r1 {
+        let shift = row * w32 + c0;
+        let at = stride * (row - r0);
+        nl |= ((l >> shift) & keep) << at;
+        nr |= ((r >> shift) & keep) << at;
     }
-    canonical_by_maps(nh as u8, nw as u8, nl, nr)
+    if small {
+        canonical8(nh as u8, nw as u8, nl, nr)
+    } else {
+        canonical_by_maps(nh as u8, nw as u8, nl, nr)
+    }
 }
 
 /// The lowest `n` bits set (`n` <= 64).
