@@ -20,6 +20,7 @@
 # One round of training is: selfplay with the current weights, then refit on all kept
 # games (for example scripts/train-tak.sh selfplay sp5-r2 "tak size=5" 3000 21 &&
 # scripts/train-tak.sh). Environment: AGON_TAK_STEPS (evaluation fit, default 1500),
+# AGON_TAK_FREEZE (features kept at zero, by the beginnings of their names, comma-separated),
 # AGON_TAK_EPOCHS (move scores, default 6), NODES (selfplay, default 10000).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -110,8 +110,25 @@ fn gradient(data: &[Sample], w: &[f32; FEATURES]) -> [f64; FEATURES] {
     g
 }
 
+/// Features kept at zero in the fit (experiments only): the environment's
+/// `AGON_TAK_FREEZE`, comma-separated beginnings of feature names (`stack reach,supports
+/// x reach`). To measure what a feature is worth, fit without it.
+fn frozen() -> [bool; FEATURES] {
+    let list = std::env::var("AGON_TAK_FREEZE").unwrap_or_default();
+    let prefixes: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    std::array::from_fn(|i| {
+        let name = features::feature_name(i);
+        prefixes.iter().any(|p| name.starts_with(p))
+    })
+}
+
 /// Fits the weights by Adam from zero (the threat weight fixed), `steps` full batches.
 pub fn fit(data: &[Sample], steps: usize, lr: f64, l2: f64) -> [f32; FEATURES] {
+    let frozen = frozen();
     let mut w = [0f32; FEATURES];
     w[THREAT_TO_MOVE] = THREAT_WEIGHT;
     let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
@@ -119,7 +136,7 @@ pub fn fit(data: &[Sample], steps: usize, lr: f64, l2: f64) -> [f32; FEATURES] {
     for t in 1..=steps {
         let g = gradient(data, &w);
         for i in 0..FEATURES {
-            if i == THREAT_TO_MOVE {
+            if i == THREAT_TO_MOVE || frozen[i] {
                 continue;
             }
             let gi = g[i] + l2 * f64::from(w[i]);
