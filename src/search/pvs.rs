@@ -339,6 +339,8 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         self.pv[p].clear();
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
+        // The table's slot is far away in memory: fetch it while the game's checks run.
+        self.tt.prefetch(pos.hash());
         if let Some(outcome) = pos.outcome() {
             return terminal_score(outcome, pos.side_to_move(), ply);
         }

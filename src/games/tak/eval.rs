@@ -126,20 +126,20 @@ pub(crate) fn road_threats_by_trial(pos: &Tak, side: Side) -> u64 {
 /// the larger), summed: a measure of road potential that also counts groups the distance
 /// search ignores.
 pub(super) fn group_spans_squared(g: &Geometry, mut road: u64) -> u32 {
+    let row = (1u64 << g.n) - 1;
     let mut total = 0;
     while road != 0 {
         let seed = road & road.wrapping_neg();
         let group = grow(g, seed, road);
         road &= !group;
-        let (mut rows, mut cols) = (0u32, 0u32);
-        let mut b = group;
-        while b != 0 {
-            let sq = b.trailing_zeros() as usize;
-            b &= b - 1;
-            rows |= 1 << (sq / g.n);
-            cols |= 1 << (sq % g.n);
+        // The group's rows, and its columns folded onto one row.
+        let (mut rows, mut cols) = (0u32, 0u64);
+        for r in 0..g.n {
+            let line = (group >> (r * g.n)) & row;
+            rows += u32::from(line != 0);
+            cols |= line;
         }
-        let span = rows.count_ones().max(cols.count_ones());
+        let span = rows.max(cols.count_ones());
         total += span * span;
     }
     total

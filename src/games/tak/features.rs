@@ -184,7 +184,15 @@ pub fn endgame(pos: &Tak) -> f32 {
 }
 
 /// Adds `side`'s features, times `sign`, to `out`.
-fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [f32; FEATURES]) {
+fn add_side(
+    pos: &Tak,
+    side: Side,
+    to_move: bool,
+    e: f32,
+    tall_stacks: u64,
+    sign: f32,
+    out: &mut [f32; FEATURES],
+) {
     let g = pos.geo;
     let n = g.n;
     let m = masks(n);
@@ -207,7 +215,7 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
     let wall_count = walls.count_ones() as f32;
     add(WALLS, wall_count);
     add(WALLS_END, wall_count * e);
-    let mut tall = tops & tall_stacks(pos);
+    let mut tall = tops & tall_stacks;
     while tall != 0 {
         let sq = tall.trailing_zeros() as usize;
         tall &= tall - 1;
@@ -242,7 +250,7 @@ fn add_side(pos: &Tak, side: Side, to_move: bool, e: f32, sign: f32, out: &mut [
             add(LINES + k - 2, 1.0);
         }
     }
-    let their_tall = pos.tops[1 - me] & tall_stacks(pos);
+    let their_tall = pos.tops[1 - me] & tall_stacks;
     let mut near = 0;
     let mut c = caps;
     while c != 0 {
@@ -295,23 +303,36 @@ fn tall_stacks(pos: &Tak) -> u64 {
 
 /// Empty squares where each side's road pieces outnumber the other's among the four
 /// neighbours.
-fn influence(pos: &Tak) -> [u32; 2] {
+pub(super) fn influence(pos: &Tak) -> [u32; 2] {
     let g = pos.geo;
-    let mut empty = g.board & !pos.occupied();
-    let (w, b) = (pos.road_pieces(Side::First), pos.road_pieces(Side::Second));
-    let mut out = [0; 2];
-    while empty != 0 {
-        let bit = empty & empty.wrapping_neg();
-        empty &= empty - 1;
-        let near = neighbours(g, bit);
-        let (nw, nb) = ((near & w).count_ones(), (near & b).count_ones());
-        if nw > nb {
-            out[0] += 1;
-        } else if nb > nw {
-            out[1] += 1;
-        }
-    }
-    out
+    let empty = g.board & !pos.occupied();
+    let w = neighbour_count(g, pos.road_pieces(Side::First));
+    let b = neighbour_count(g, pos.road_pieces(Side::Second));
+    [
+        (greater(w, b) & empty).count_ones(),
+        (greater(b, w) & empty).count_ones(),
+    ]
+}
+
+/// Per square, how many of its four neighbours are in `x`: a number from 0 to 4 in three
+/// bit planes (bit 0, bit 1, bit 2 of every square's count).
+fn neighbour_count(g: &super::Geometry, x: u64) -> [u64; 3] {
+    let east = (x << 1) & !g.col_first & g.board;
+    let west = (x >> 1) & !g.col_last;
+    let north = (x << g.n) & g.board;
+    let south = x >> g.n;
+    // Two half adders, then their two-bit sums added.
+    let (s1, c1) = (east ^ west, east & west);
+    let (s2, c2) = (north ^ south, north & south);
+    let carry = s1 & s2;
+    [s1 ^ s2, c1 ^ c2 ^ carry, (c1 & c2) | (carry & (c1 ^ c2))]
+}
+
+/// The squares where the count `a` is larger than `b` (three bit planes each).
+fn greater(a: [u64; 3], b: [u64; 3]) -> u64 {
+    let above = |i: usize| a[i] & !b[i];
+    let same = |i: usize| !(a[i] ^ b[i]);
+    above(2) | (same(2) & (above(1) | (same(1) & above(0))))
 }
 
 /// The features of `pos` from White's point of view: White's minus Black's, then the
@@ -320,8 +341,9 @@ pub fn features(pos: &Tak) -> [f32; FEATURES] {
     let mut out = [0.0; FEATURES];
     let e = endgame(pos);
     let white_to_move = pos.to_move == Side::First;
-    add_side(pos, Side::First, white_to_move, e, 1.0, &mut out);
-    add_side(pos, Side::Second, !white_to_move, e, -1.0, &mut out);
+    let tall = tall_stacks(pos);
+    add_side(pos, Side::First, white_to_move, e, tall, 1.0, &mut out);
+    add_side(pos, Side::Second, !white_to_move, e, tall, -1.0, &mut out);
     let [iw, ib] = influence(pos);
     out[INFLUENCE] = iw as f32 - ib as f32;
     let tempo = if white_to_move { 1.0 } else { -1.0 };

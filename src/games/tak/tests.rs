@@ -272,3 +272,71 @@ fn stack_reach_by_rays_matches_walking() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// The bit-parallel influence count (neighbour counts in bit planes) and the group spans
+/// (rows folded) against counting square by square, over random play on 3x3 to 8x8.
+#[test]
+fn influence_and_spans_match_counting_square_by_square() {
+    use super::eval::{group_spans_squared, grow, neighbours};
+    let influence_by_squares = |p: &Tak| -> [u32; 2] {
+        let g = p.geo;
+        let (w, b) = (p.road_pieces(Side::First), p.road_pieces(Side::Second));
+        let mut out = [0; 2];
+        for sq in 0..g.n * g.n {
+            let bit = 1u64 << sq;
+            if p.occupied() & bit != 0 {
+                continue;
+            }
+            let near = neighbours(g, bit);
+            let (nw, nb) = ((near & w).count_ones(), (near & b).count_ones());
+            out[0] += u32::from(nw > nb);
+            out[1] += u32::from(nb > nw);
+        }
+        out
+    };
+    let spans_by_squares = |p: &Tak, mut road: u64| -> u32 {
+        let g = p.geo;
+        let mut total = 0;
+        while road != 0 {
+            let group = grow(g, road & road.wrapping_neg(), road);
+            road &= !group;
+            let (mut rows, mut cols) = (0u32, 0u32);
+            for sq in 0..g.n * g.n {
+                if group & (1 << sq) != 0 {
+                    rows |= 1 << (sq / g.n);
+                    cols |= 1 << (sq % g.n);
+                }
+            }
+            let span = rows.count_ones().max(cols.count_ones());
+            total += span * span;
+        }
+        total
+    };
+    let mut seed = 7u64;
+    let mut influenced = 0;
+    for size in 3..=8usize {
+        for _ in 0..20 {
+            let settings = Tak::settings(&[size as i64, 0, 0]).unwrap();
+            let mut p = Tak::start(&settings);
+            let mut moves = Vec::new();
+            for _ in 0..60 {
+                moves.clear();
+                p.generate_moves(&mut moves);
+                if moves.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                let (next, r) = crate::zobrist::splitmix64(seed);
+                seed = next;
+                p.make_move(moves[(r % moves.len() as u64) as usize]);
+                let got = super::features::influence(&p);
+                assert_eq!(got, influence_by_squares(&p));
+                influenced += got[0] + got[1];
+                for side in [Side::First, Side::Second] {
+                    let road = p.road_pieces(side);
+                    assert_eq!(group_spans_squared(p.geo, road), spans_by_squares(&p, road));
+                }
+            }
+        }
+    }
+    assert!(influenced > 1000, "{influenced}");
+}
