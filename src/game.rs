@@ -357,6 +357,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         Selectivity::NONE
     }
 
+    /// Whether the default search, at a cutoff, takes from the history of the quiet moves
+    /// searched before the cutoff move what that move gains (a "history malus", so that
+    /// moves that keep failing sink in the order). Per position, because what it is worth
+    /// was measured per game and board size. Default: no.
+    fn history_malus(&self) -> bool {
+        false
+    }
+
     /// Passes the turn to the opponent without a move (a "null move", for the search's
     /// null-move pruning), where that is safe for this position; returns `false` and
     /// changes nothing otherwise. [`Game::unmake_null`] takes it back. Default: never.

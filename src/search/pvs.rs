@@ -11,7 +11,9 @@
 //! principal variation whose evaluation is at least beta passes, where the game allows
 //! it, [`Game::make_null`]; if the opponent's reply, searched `2 + depth / 6` plies
 //! shallower with a null window, still leaves it at or above beta, the node is cut; never
-//! twice in a row, never on a proven score).
+//! twice in a row, never on a proven score). Where the game asks for it
+//! ([`Game::history_malus`]), the quiet moves searched before a cutoff lose in history what
+//! the cutoff move gains.
 //!
 //! Scores are distance-aware (see [`super`]): the shortest win and the longest loss are
 //! preferred. A subtree that no search horizon limited is stored in the table as exact
@@ -63,6 +65,9 @@ struct Tuning {
     lmp_base: usize,
     lmp_scale: usize,
     hint_depth: i32,
+    /// Whether quiet moves searched before a cutoff lose history: the game's choice
+    /// ([`Game::history_malus`]) unless the knob `HMALUS` (0 or 1) says.
+    history_malus: Option<bool>,
     null_move: bool,
     /// Null-move reduction: the pass is searched `null_base + depth / null_div` plies
     /// shallower than a move.
@@ -98,6 +103,10 @@ impl Tuning {
             lmp_base: knob("LMP_BASE", 8) as usize,
             lmp_scale: knob("LMP_SCALE", 8) as usize,
             hint_depth: knob("HINT_DEPTH", HINT_DEPTH),
+            history_malus: match knob("HMALUS", -1) {
+                -1 => None,
+                k => Some(k == 1),
+            },
             null_move: sel.null_move && knob("NMP", 1) == 1,
             null_base: knob("NMP_BASE", 2),
             null_div: knob("NMP_DIV", 6).max(1),
@@ -155,6 +164,8 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     tuning: Tuning,
     /// The ply whose node may not pass (the one right after a pass).
     no_null_at: u32,
+    /// Whether this search gives history maluses (see [`Tuning::history_malus`]).
+    malus: bool,
 }
 
 #[inline]
@@ -202,6 +213,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             prover_misses: Vec::new(),
             tuning: Tuning::new::<G>(),
             no_null_at: u32::MAX,
+            malus: false,
         }
     }
 
@@ -315,6 +327,17 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         }
         let h = &mut self.history[history_index(&mv)];
         *h = (*h + depth * depth).min(1 << 24);
+    }
+
+    /// The quiet moves `tried` before a cutoff (all but the `kept` ones: table move and
+    /// killers) lose from their history what the cutoff move gained.
+    fn punish(&mut self, tried: &[G::Move], kept: [Option<G::Move>; 3], depth: i32) {
+        for &mv in tried {
+            if !kept.contains(&Some(mv)) {
+                let h = &mut self.history[history_index(&mv)];
+                *h = (*h - depth * depth).max(-(1 << 24));
+            }
+        }
     }
 
     fn set_pv(&mut self, ply: usize, mv: G::Move) {
@@ -507,6 +530,9 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
                     self.set_pv(p, mv);
                     if alpha >= beta {
                         self.reward(p, mv, depth);
+                        if self.malus {
+                            self.punish(&moves[..i], [tt_move, killers[0], killers[1]], depth);
+                        }
                         break;
                     }
                 }
@@ -630,6 +656,10 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         self.seldepth = 0;
         self.aborted = false;
         self.node_limit = limits.nodes;
+        self.malus = self
+            .tuning
+            .history_malus
+            .unwrap_or_else(|| pos.history_malus());
         let Budget { soft, hard } = budget(limits, self.move_overhead);
         self.hard_deadline = hard.map(|h| control.start + h);
         for h in self.history.iter_mut() {
@@ -884,5 +914,35 @@ impl<G: Game> Searcher<G> for LazySmp<G> {
         for w in &mut self.workers {
             w.clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::{Mnk, MnkMove};
+    use crate::games::tak::Tak;
+
+    #[test]
+    fn a_malus_takes_from_the_quiet_moves_tried_before_the_cutoff() {
+        let mut s = Pvs::<Mnk>::new(Mnk::heuristics()[0].1, 1, Duration::ZERO);
+        let (a, b, c, d) = (MnkMove(0), MnkMove(1), MnkMove(2), MnkMove(3));
+        for mv in [a, b, c, d] {
+            s.history[history_index(&mv)] = 10;
+        }
+        // `b` is the table move: kept; `d` made the cutoff: not among those tried.
+        s.punish(&[a, b, c], [Some(b), None, None], 3);
+        let h = |s: &Pvs<Mnk>, mv: MnkMove| s.history[history_index(&mv)];
+        assert_eq!((h(&s, a), h(&s, b), h(&s, c), h(&s, d)), (1, 10, 1, 10));
+        s.punish(&[a], [None, None, None], 5000);
+        assert_eq!(h(&s, a), -(1 << 24), "bounded below");
+    }
+
+    #[test]
+    fn tak_uses_the_malus_on_5x5_only() {
+        let tak = |spec: &[i64]| Tak::start(&Tak::settings(spec).unwrap()).history_malus();
+        assert!(tak(&[5, 0, 0]));
+        assert!(!tak(&[6, 4, 0]) && !tak(&[4, 0, 0]) && !tak(&[4, 0, 1]));
+        assert!(!Mnk::start(&Mnk::settings(&[3, 3, 3]).unwrap()).history_malus());
     }
 }
