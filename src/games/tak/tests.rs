@@ -245,31 +245,15 @@ fn stack_reach_by_rays_matches_walking() {
         }
         reach
     };
-    let mut seed = 99u64;
     let mut checked = 0;
-    for size in 4..=8usize {
-        for _ in 0..20 {
-            let settings = Tak::settings(&[size as i64, 0, 0]).unwrap();
-            let mut p = Tak::start(&settings);
-            let mut moves = Vec::new();
-            for _ in 0..80 {
-                moves.clear();
-                p.generate_moves(&mut moves);
-                if moves.is_empty() || p.outcome().is_some() {
-                    break;
-                }
-                let (next, r) = crate::zobrist::splitmix64(seed);
-                seed = next;
-                p.make_move(moves[(r % moves.len() as u64) as usize]);
-                for sq in 0..size * size {
-                    if p.height(sq) >= 2 {
-                        assert_eq!(super::features::stack_reach(&p, sq), walk(&p, sq));
-                        checked += 1;
-                    }
-                }
+    random_play(4..=8, 80, 99, |p| {
+        for sq in 0..p.size() * p.size() {
+            if p.height(sq) >= 2 {
+                assert_eq!(super::features::stack_reach(p, sq), walk(p, sq));
+                checked += 1;
             }
         }
-    }
+    });
     assert!(checked > 1000, "{checked}");
 }
 
@@ -312,14 +296,33 @@ fn influence_and_spans_match_counting_square_by_square() {
         }
         total
     };
-    let mut seed = 7u64;
     let mut influenced = 0;
-    for size in 3..=8usize {
+    random_play(3..=8, 60, 7, |p| {
+        let got = super::features::influence(p);
+        assert_eq!(got, influence_by_squares(p));
+        influenced += got[0] + got[1];
+        for side in [Side::First, Side::Second] {
+            let road = p.road_pieces(side);
+            assert_eq!(group_spans_squared(p.geo, road), spans_by_squares(p, road));
+        }
+    });
+    assert!(influenced > 1000, "{influenced}");
+}
+
+/// Twenty random games of every size in `sizes` (komi 0), at most `plies` plies each, from
+/// `seed`; `visit` sees the position after every move.
+fn random_play(
+    sizes: std::ops::RangeInclusive<usize>,
+    plies: usize,
+    mut seed: u64,
+    mut visit: impl FnMut(&Tak),
+) {
+    for size in sizes {
         for _ in 0..20 {
             let settings = Tak::settings(&[size as i64, 0, 0]).unwrap();
             let mut p = Tak::start(&settings);
             let mut moves = Vec::new();
-            for _ in 0..60 {
+            for _ in 0..plies {
                 moves.clear();
                 p.generate_moves(&mut moves);
                 if moves.is_empty() || p.outcome().is_some() {
@@ -328,15 +331,8 @@ fn influence_and_spans_match_counting_square_by_square() {
                 let (next, r) = crate::zobrist::splitmix64(seed);
                 seed = next;
                 p.make_move(moves[(r % moves.len() as u64) as usize]);
-                let got = super::features::influence(&p);
-                assert_eq!(got, influence_by_squares(&p));
-                influenced += got[0] + got[1];
-                for side in [Side::First, Side::Second] {
-                    let road = p.road_pieces(side);
-                    assert_eq!(group_spans_squared(p.geo, road), spans_by_squares(&p, road));
-                }
+                visit(&p);
             }
         }
     }
-    assert!(influenced > 1000, "{influenced}");
 }
