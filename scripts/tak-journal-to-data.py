@@ -17,6 +17,20 @@ import json
 import math
 import sys
 
+# Tak's parameters that a spec may leave out, and their values then (protocol.md).
+DEFAULTS = {"halfkomi": "0", "line": "0"}
+
+
+def parse_spec(text):
+    """A game spec ("tak size=6 halfkomi=4") as its name and its parameters, defaults
+    filled in."""
+    name, *words = text.split()
+    params = dict(DEFAULTS)
+    for word in words:
+        key, _, value = word.partition("=")
+        params[key] = value
+    return name, params
+
 
 def main() -> int:
     args = sys.argv[1:]
@@ -49,7 +63,7 @@ def main() -> int:
             if result is None:
                 dropped += 1
                 continue
-            if (r.get("spec") or spec) != spec:
+            if r.get("spec") and parse_spec(r["spec"]) != parse_spec(spec):
                 print(f"{journal}:{number}: a game of {r.get('spec')!r}, not {spec!r}", file=sys.stderr)
                 return 1
             names = {side: (r.get(side) or {}).get("name") for side in ("p1", "p2")}

@@ -61,7 +61,9 @@ if [[ "${1:-}" == tiltak ]]; then
     python3 scripts/tak-journal-to-data.py "$work/journal.jsonl" "$spec" \
         "Tiltak (TEI, commit $version) against itself, $games games, st=$st a move, random 4-ply openings, seed $seed." \
         "Made by: scripts/train-tak.sh tiltak $name \"$spec\" $games $seed TILTAK (ST=$st)" \
-        >"tests/data/tak-train/$name.txt"
+        >"$work/data.txt"
+    # Only a whole file is kept: a refused journal leaves no half-written data behind.
+    mv "$work/data.txt" "tests/data/tak-train/$name.txt"
     exit 0
 fi
 cargo test --release --lib tak::train::train_all -- --ignored --nocapture

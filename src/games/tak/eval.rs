@@ -33,7 +33,20 @@ pub(super) const HEURISTICS: &[(&str, TakHeuristic)] = &[
 /// Every square next to a square of `b`.
 #[inline]
 pub(super) fn neighbours(g: &Geometry, b: u64) -> u64 {
-    (((b << 1) & !g.col_first) | ((b >> 1) & !g.col_last) | (b << g.n) | (b >> g.n)) & g.board
+    let [east, west, north, south] = shifted(g, b);
+    east | west | north | south
+}
+
+/// The squares of `b` each moved one step east, west, north and south (those that stay
+/// on the board).
+#[inline]
+pub(super) fn shifted(g: &Geometry, b: u64) -> [u64; 4] {
+    [
+        (b << 1) & !g.col_first & g.board,
+        (b >> 1) & !g.col_last & g.board,
+        (b << g.n) & g.board,
+        (b >> g.n) & g.board,
+    ]
 }
 
 /// Grows `seed` through `mask` (the seed itself is kept).

@@ -17,7 +17,9 @@
 
 use std::sync::OnceLock;
 
-use super::eval::{group_spans_squared, neighbours, road_distance, road_threats, under_top};
+use super::eval::{
+    group_spans_squared, neighbours, road_distance, road_threats, shifted, under_top,
+};
 use super::Tak;
 use crate::game::Side;
 
@@ -317,10 +319,7 @@ pub(super) fn influence(pos: &Tak) -> [u32; 2] {
 /// Per square, how many of its four neighbours are in `x`: a number from 0 to 4 in three
 /// bit planes (bit 0, bit 1, bit 2 of every square's count).
 fn neighbour_count(g: &super::Geometry, x: u64) -> [u64; 3] {
-    let east = (x << 1) & !g.col_first & g.board;
-    let west = (x >> 1) & !g.col_last;
-    let north = (x << g.n) & g.board;
-    let south = x >> g.n;
+    let [east, west, north, south] = shifted(g, x);
     // Two half adders, then their two-bit sums added.
     let (s1, c1) = (east ^ west, east & west);
     let (s2, c2) = (north ^ south, north & south);
