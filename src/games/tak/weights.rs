@@ -76,73 +76,73 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 225054 positions of sp6k2-r0.txt, sp6k2-r1.txt (1500 steps), cross-entropy 0.57360.
+/// 6x6: 630806 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt (1500 steps), cross-entropy 0.57352.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    26.4,   // flat on class 0
-    31.6,   // flat on class 1
-    39.4,   // flat on class 2
-    36.7,   // flat on class 3
-    43.2,   // flat on class 4
-    52.2,   // flat on class 5
+    36.4,   // flat on class 0
+    27.2,   // flat on class 1
+    38.1,   // flat on class 2
+    35.0,   // flat on class 3
+    40.2,   // flat on class 4
+    46.4,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -17.9,  // capstone on class 0
-    -11.4,  // capstone on class 1
-    22.3,   // capstone on class 2
-    7.2,    // capstone on class 3
-    47.5,   // capstone on class 4
-    60.4,   // capstone on class 5
+    -8.8,   // capstone on class 0
+    -11.9,  // capstone on class 1
+    5.2,    // capstone on class 2
+    11.9,   // capstone on class 3
+    34.2,   // capstone on class 4
+    51.7,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    105.5,  // flats x endgame
-    43.4,   // walls
-    44.1,   // walls x endgame
-    20.4,   // supports under flat/wall/cap 0
-    36.2,   // supports under flat/wall/cap 1
-    36.9,   // supports under flat/wall/cap 2
-    -40.5,  // captives under flat/wall/cap 0
-    -8.6,   // captives under flat/wall/cap 1
-    -12.3,  // captives under flat/wall/cap 2
-    -108.1, // capstones in hand
-    -94.1,  // stones in hand x endgame
+    119.5,  // flats x endgame
+    37.6,   // walls
+    41.3,   // walls x endgame
+    6.6,    // supports under flat/wall/cap 0
+    23.9,   // supports under flat/wall/cap 1
+    30.4,   // supports under flat/wall/cap 2
+    -42.1,  // captives under flat/wall/cap 0
+    1.2,    // captives under flat/wall/cap 1
+    -8.0,   // captives under flat/wall/cap 2
+    -82.2,  // capstones in hand
+    -110.1, // stones in hand x endgame
     3000.0, // road threat, to move
-    27.6,   // one road threat
-    35.0,   // two or more road threats
-    22.8,   // road distance 2.. 0
-    -5.3,   // road distance 2.. 1
-    -14.0,  // road distance 2.. 2
-    -13.7,  // road distance 2.. 3
-    -2.0,   // road distance 2.. 4
+    40.4,   // one road threat
+    34.7,   // two or more road threats
+    22.2,   // road distance 2.. 0
+    -0.5,   // road distance 2.. 1
+    -9.2,   // road distance 2.. 2
+    -16.5,  // road distance 2.. 3
+    -3.7,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    3.9,    // group spans squared
-    3.1,    // lines with 2.. pieces 0
-    11.6,   // lines with 2.. pieces 1
-    29.2,   // lines with 2.. pieces 2
-    47.6,   // lines with 2.. pieces 3
+    4.0,    // group spans squared
+    1.4,    // lines with 2.. pieces 0
+    9.3,    // lines with 2.. pieces 1
+    22.9,   // lines with 2.. pieces 2
+    41.1,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    34.1,   // capstone next to their stack
-    3.8,    // stack reach
-    42.2,   // supports x reach
-    -1.4,   // empty squares influenced
-    37.2,   // tempo
-    54.4,   // tempo x endgame
-    -16.4,  // komi
-    68.5,   // komi x endgame
+    25.9,   // capstone next to their stack
+    3.2,    // stack reach
+    59.8,   // supports x reach
+    -0.2,   // empty squares influenced
+    51.2,   // tempo
+    69.6,   // tempo x endgame
+    -14.1,  // komi
+    71.5,   // komi x endgame
 ];
 
-/// 6x6: the moves chosen in 225054 positions of the same files (6 epochs), mean log-loss 3.1224, top-1 0.193.
+/// 6x6: the moves chosen in 630806 positions of the same files (6 epochs), mean log-loss 3.1334, top-1 0.184.
 pub const MOVE_WEIGHTS_6: [f32; MOVE_FEATURES] = [
-    1.0023, -2.1447, 0.8091, -0.4078, -0.0243, 0.4512, 0.2008, 0.7931, 1.0673, 0.0000, 0.0000,
-    0.0000, 0.0000, -2.0834, -2.5021, -0.3178, -1.5616, 1.0715, 2.4802, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.4499, 0.9917, 0.5624, 0.4119, 0.7204, 0.4850, -0.0803, 1.2476, 0.5668, 0.3226,
-    0.0136, 0.3826, 0.1041, 0.3132, 0.2131, 1.9074, 2.6827, 1.3293, -1.4910, -1.9825, -7.7084,
-    -0.1706, 0.3741, 0.3049, -0.0557, 0.5219, -1.7042, 2.1778, -0.6672, 1.3924, 4.0152, 1.4237,
-    -1.3104, 0.8277, 1.6732, 1.9605,
+    0.7611, -1.9055, 1.8499, -0.2467, 0.0241, 0.4076, 0.2166, 0.5911, 0.8685, 0.0000, 0.0000,
+    0.0000, 0.0000, -2.5829, -2.8053, -0.3981, -1.7949, 0.9566, 2.6412, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.4253, 0.8308, 0.4373, 0.3769, 0.6293, 0.4985, -0.0308, 1.3331, 0.6072, 0.3946,
+    0.0197, 0.5804, 0.1719, 0.3450, 0.5716, 1.5578, 2.4177, 0.9657, -1.2066, -1.7898, -13.4990,
+    -0.2325, 0.4033, 0.3707, -0.0670, 0.5265, -1.7374, 2.1633, -0.6976, 1.3893, 3.9683, 1.4227,
+    -1.3373, 0.7943, 1.7365, 1.8617,
 ];
 
 /// The evaluation weights for `settings`, where they were fitted.
