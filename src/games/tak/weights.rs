@@ -76,73 +76,73 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 630806 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt (1500 steps), cross-entropy 0.57352.
+/// 6x6: 1033815 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt (1500 steps), cross-entropy 0.57035.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    36.4,   // flat on class 0
-    27.2,   // flat on class 1
-    38.1,   // flat on class 2
-    35.0,   // flat on class 3
-    40.2,   // flat on class 4
-    46.4,   // flat on class 5
+    34.3,   // flat on class 0
+    27.3,   // flat on class 1
+    40.8,   // flat on class 2
+    33.8,   // flat on class 3
+    42.2,   // flat on class 4
+    44.9,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -8.8,   // capstone on class 0
-    -11.9,  // capstone on class 1
-    5.2,    // capstone on class 2
-    11.9,   // capstone on class 3
-    34.2,   // capstone on class 4
-    51.7,   // capstone on class 5
+    -2.6,   // capstone on class 0
+    -16.2,  // capstone on class 1
+    5.5,    // capstone on class 2
+    6.9,    // capstone on class 3
+    23.3,   // capstone on class 4
+    48.9,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    119.5,  // flats x endgame
-    37.6,   // walls
-    41.3,   // walls x endgame
-    6.6,    // supports under flat/wall/cap 0
-    23.9,   // supports under flat/wall/cap 1
-    30.4,   // supports under flat/wall/cap 2
-    -42.1,  // captives under flat/wall/cap 0
-    1.2,    // captives under flat/wall/cap 1
-    -8.0,   // captives under flat/wall/cap 2
-    -82.2,  // capstones in hand
-    -110.1, // stones in hand x endgame
+    124.0,  // flats x endgame
+    39.9,   // walls
+    37.3,   // walls x endgame
+    2.5,    // supports under flat/wall/cap 0
+    20.7,   // supports under flat/wall/cap 1
+    28.9,   // supports under flat/wall/cap 2
+    -42.6,  // captives under flat/wall/cap 0
+    6.0,    // captives under flat/wall/cap 1
+    -2.2,   // captives under flat/wall/cap 2
+    -65.8,  // capstones in hand
+    -117.0, // stones in hand x endgame
     3000.0, // road threat, to move
-    40.4,   // one road threat
-    34.7,   // two or more road threats
-    22.2,   // road distance 2.. 0
-    -0.5,   // road distance 2.. 1
-    -9.2,   // road distance 2.. 2
-    -16.5,  // road distance 2.. 3
-    -3.7,   // road distance 2.. 4
+    42.4,   // one road threat
+    32.8,   // two or more road threats
+    22.7,   // road distance 2.. 0
+    1.2,    // road distance 2.. 1
+    -8.6,   // road distance 2.. 2
+    -15.8,  // road distance 2.. 3
+    -9.7,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    4.0,    // group spans squared
-    1.4,    // lines with 2.. pieces 0
-    9.3,    // lines with 2.. pieces 1
+    4.2,    // group spans squared
+    2.0,    // lines with 2.. pieces 0
+    7.8,    // lines with 2.. pieces 1
     22.9,   // lines with 2.. pieces 2
-    41.1,   // lines with 2.. pieces 3
+    40.1,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    25.9,   // capstone next to their stack
-    3.2,    // stack reach
-    59.8,   // supports x reach
-    -0.2,   // empty squares influenced
-    51.2,   // tempo
-    69.6,   // tempo x endgame
-    -14.1,  // komi
-    71.5,   // komi x endgame
+    30.3,   // capstone next to their stack
+    2.8,    // stack reach
+    66.1,   // supports x reach
+    -0.7,   // empty squares influenced
+    54.9,   // tempo
+    73.8,   // tempo x endgame
+    -12.2,  // komi
+    75.0,   // komi x endgame
 ];
 
-/// 6x6: the moves chosen in 630806 positions of the same files (6 epochs), mean log-loss 3.1334, top-1 0.184.
+/// 6x6: the moves chosen in 1033815 positions of the same files (6 epochs), mean log-loss 3.1418, top-1 0.178.
 pub const MOVE_WEIGHTS_6: [f32; MOVE_FEATURES] = [
-    0.7611, -1.9055, 1.8499, -0.2467, 0.0241, 0.4076, 0.2166, 0.5911, 0.8685, 0.0000, 0.0000,
-    0.0000, 0.0000, -2.5829, -2.8053, -0.3981, -1.7949, 0.9566, 2.6412, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.4253, 0.8308, 0.4373, 0.3769, 0.6293, 0.4985, -0.0308, 1.3331, 0.6072, 0.3946,
-    0.0197, 0.5804, 0.1719, 0.3450, 0.5716, 1.5578, 2.4177, 0.9657, -1.2066, -1.7898, -13.4990,
-    -0.2325, 0.4033, 0.3707, -0.0670, 0.5265, -1.7374, 2.1633, -0.6976, 1.3893, 3.9683, 1.4227,
-    -1.3373, 0.7943, 1.7365, 1.8617,
+    0.7279, -1.9907, 2.4156, -0.0544, -0.0298, 0.3471, 0.1614, 0.5548, 0.8325, 0.0000, 0.0000,
+    0.0000, 0.0000, -3.0105, -3.1149, -0.7736, -2.1667, 0.8226, 2.7272, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.4177, 0.8153, 0.3647, 0.3812, 0.5776, 0.5151, 0.0018, 1.3586, 0.3687, 0.4075,
+    -0.0128, 0.6052, 0.1720, 0.3386, 0.6767, 1.3976, 2.1982, 0.8667, -1.2431, -1.5235, -15.6132,
+    -0.3645, 0.3576, 0.4129, -0.0487, 0.5395, -1.7626, 2.0782, -0.6888, 1.4044, 3.9018, 1.3859,
+    -1.4504, 0.7739, 1.7355, 1.8084,
 ];
 
 /// The evaluation weights for `settings`, where they were fitted.
