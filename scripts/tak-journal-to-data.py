@@ -22,13 +22,19 @@ DEFAULTS = {"halfkomi": "0", "line": "0"}
 
 
 def parse_spec(text):
-    """A game spec ("tak size=6 halfkomi=4") as its name and its parameters, defaults
-    filled in."""
-    name, *words = text.split()
+    """A Tak game spec ("tak size=6 halfkomi=4") as its name and its parameters, defaults
+    filled in; ValueError naming what is wrong for anything else."""
+    name, *words = text.split() or [""]
+    if name != "tak":
+        raise ValueError(f"{text!r} is not a Tak spec (it starts with 'tak')")
     params = dict(DEFAULTS)
     for word in words:
-        key, _, value = word.partition("=")
+        key, eq, value = word.partition("=")
+        if key not in ("size", *DEFAULTS) or not eq or not value.lstrip("-").isdigit():
+            raise ValueError(f"{word!r} in {text!r} is not size=N, halfkomi=N or line=N")
         params[key] = value
+    if "size" not in params:
+        raise ValueError(f"{text!r} names no size (size=N)")
     return name, params
 
 
@@ -44,17 +50,30 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     journal, spec = args[0], args[1]
+    try:
+        wanted = parse_spec(spec)
+        f = open(journal, encoding="utf-8")
+    except (ValueError, OSError) as e:
+        print(f"{sys.argv[0]}: {e}", file=sys.stderr)
+        return 2
     for line in args[2:]:
         print(f"# {line}")
     print(f'# Game: "{spec}"')
     print("# RESULT (first player's: 1, 0.5, 0)|MOVES|SCORES (mover's view; - none)")
     kept = dropped = 0
-    with open(journal, encoding="utf-8") as f:
+    with f:
         for number, text in enumerate(f, 1):
             try:
                 r = json.loads(text)
             except json.JSONDecodeError as e:
                 print(f"{journal}:{number}: not JSON: {e}", file=sys.stderr)
+                return 1
+            moves_of = r.get("moves") if isinstance(r, dict) else None
+            if not isinstance(moves_of, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("mv"), str) for m in moves_of
+            ):
+                print(f"{journal}:{number}: not a game of an arena journal (no list of moves)",
+                      file=sys.stderr)
                 return 1
             if (r.get("termination") or {}).get("kind") != "normal":
                 dropped += 1
@@ -63,12 +82,16 @@ def main() -> int:
             if result is None:
                 dropped += 1
                 continue
-            if r.get("spec") and parse_spec(r["spec"]) != parse_spec(spec):
+            try:
+                same = not r.get("spec") or parse_spec(r["spec"]) == wanted
+            except ValueError:
+                same = False
+            if not same:
                 print(f"{journal}:{number}: a game of {r.get('spec')!r}, not {spec!r}", file=sys.stderr)
                 return 1
             names = {side: (r.get(side) or {}).get("name") for side in ("p1", "p2")}
             moves, scores = [], []
-            for m in r["moves"]:
+            for m in moves_of:
                 moves.append(m["mv"])
                 cp = (m.get("score") or {}).get("cp")
                 if m.get("book") or cp is None:

@@ -544,3 +544,59 @@ fn a_pass_for_the_search_only_where_the_rules_leave_room_and_undone_exactly() {
     assert!(u32::from(stones + caps) < 3, "{stones} {caps}");
     assert!(!low.make_null());
 }
+
+/// `scripts/tak-journal-to-data.py`: a journal game becomes a training line (Tiltak's
+/// win-probability score turned into agon's units, agon's own kept), and a bad spec, a
+/// game of another spec or a line that is not a game is refused with a message.
+#[test]
+fn journal_to_training_data_converts_and_refuses_bad_input() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("agon-j2d-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/tak-journal-to-data.py"
+    );
+    let run = |journal: &str, spec: &str| {
+        let path = dir.join("journal.jsonl");
+        std::fs::write(&path, journal).unwrap();
+        let out = Command::new("python3")
+            .args([
+                script,
+                "--agon",
+                "agon",
+                path.to_str().unwrap(),
+                spec,
+                "note",
+            ])
+            .output()
+            .expect("python3");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let game = r#"{"spec":"tak size=5 halfkomi=0 line=0","p1":{"name":"agon"},"p2":{"name":"tiltak"},"result":"1-0","termination":{"kind":"normal"},"moves":[{"side":"p1","mv":"a1","book":true},{"side":"p2","mv":"e5","score":{"cp":36}},{"side":"p1","mv":"b1","score":{"cp":-50}}]}"#;
+    // 'tak size=5' is the journal's spec with Tak's defaults left out.
+    let (code, out, err) = run(game, "tak size=5");
+    assert_eq!(code, Some(0), "{err}");
+    // Tiltak's 36 is p = 0.68, and 300 ln(0.68 / 0.32) = 226.1.
+    assert!(out.lines().any(|l| l == "1|a1 e5 b1|- 226 -50"), "{out}");
+    let (code, _, err) = run(game, "tak size=6");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not 'tak size=6'"), "{err}");
+    for (spec, named) in [
+        ("tak size=5 halfkomi", "'halfkomi'"),
+        ("chess", "not a Tak spec"),
+        ("tak line=1", "no size"),
+    ] {
+        let (code, out, err) = run(game, spec);
+        assert_eq!(code, Some(2), "{spec}");
+        assert!(err.contains(named) && out.is_empty(), "{spec}: {err}");
+    }
+    let (code, _, err) = run(r#"{"result":"1-0"}"#, "tak size=5");
+    assert_eq!(code, Some(1));
+    assert!(err.contains(":1: not a game"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
