@@ -351,3 +351,203 @@ fn root_moves_the_prover_refuted_are_not_played() {
         );
     }
 }
+
+/// The Clobber 5x6 book's lines that name a winning move: (the two opening moves, the
+/// winning move), read from the file here, apart from the engine's reader.
+fn book_wins() -> Vec<([String; 2], String)> {
+    let text = std::fs::read_to_string("src/games/clobber/book-5x6.txt").unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.contains("| win "))
+        .map(|l| {
+            let (moves, result) = l.split_once(" | win ").unwrap();
+            let moves: Vec<String> = moves.split(' ').map(str::to_string).collect();
+            (
+                [moves[0].clone(), moves[1].clone()],
+                result.trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A 5x6 move with the rows reversed (`a1-a2` -> `a5-a4`): the board's colour-keeping
+/// mirror, worked out here by hand.
+fn mirrored(mv: &str) -> String {
+    mv.split('-')
+        .map(|sq| {
+            let row: u32 = sq[1..].parse().unwrap();
+            format!("{}{}", &sq[..1], 6 - row)
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// At `go movetime 100` every position of the book that it proves won, and its mirror
+/// image, is answered at once with the book's move (mirrored) and a win score.
+#[test]
+fn the_engine_plays_the_clobber_book_move() {
+    let wins = book_wins();
+    assert!(wins.len() >= 20, "{} won positions in the book", wins.len());
+    let mut e = common::EngineProcess::start();
+    assert!(e
+        .ask("setoption name Game value clobber rows=5 cols=6")
+        .is_empty());
+    for (moves, best) in &wins {
+        for mirror in [false, true] {
+            let turn = |m: &str| if mirror { mirrored(m) } else { m.to_string() };
+            let position = format!(
+                "position startpos moves {} {}",
+                turn(&moves[0]),
+                turn(&moves[1])
+            );
+            assert!(e.ask(&position).is_empty(), "{position}");
+            e.send("go movetime 100");
+            let lines = e.until("bestmove", Duration::from_secs(5));
+            // An opening on the middle row is its own mirror image: the book's move and
+            // its mirror image both win there.
+            let symmetric = moves.iter().all(|m| mirrored(m) == *m);
+            let played = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+            assert!(
+                played == turn(best) || (symmetric && played == best),
+                "{position}: {lines:?}"
+            );
+            assert!(
+                lines.iter().any(|l| l.contains(" score win 27 ")),
+                "{position}: {lines:?}"
+            );
+        }
+    }
+    // A position the book holds as not proved in time (the solver took more than 15 s)
+    // is left to the solver and the search: no proof within the move.
+    let text = std::fs::read_to_string("src/games/clobber/book-5x6.txt").unwrap();
+    let unknown = text.lines().find(|l| l.ends_with("| unknown")).unwrap();
+    let moves = unknown.split(" | ").next().unwrap();
+    assert!(e
+        .ask(&format!("position startpos moves {moves}"))
+        .is_empty());
+    e.send("go movetime 100");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.contains(" score win ") && !l.contains(" score loss ")),
+        "{moves}: {lines:?}"
+    );
+}
+
+/// The book's moves win: for two of its positions, chosen because they prove fast, and
+/// their mirror images, a fresh region solver proves the position after the book's move
+/// lost for Black.
+#[test]
+fn clobber_book_moves_keep_the_win() {
+    let stop = AtomicBool::new(false);
+    let spec = GameSpec::parse("clobber rows=5 cols=6").unwrap();
+    let start = Clobber::start(&spec.settings::<Clobber>());
+    let wins = book_wins();
+    for opening in [["e3-d3", "d1-c1"], ["c3-c2", "f3-f4"]] {
+        let (_, best) = wins
+            .iter()
+            .find(|(m, _)| m[0] == opening[0] && m[1] == opening[1])
+            .unwrap_or_else(|| panic!("{opening:?} is not a won position of the book"));
+        for mirror in [false, true] {
+            let turn = |m: &str| if mirror { mirrored(m) } else { m.to_string() };
+            let mut pos = start.clone();
+            for mv in [opening[0], opening[1], best.as_str()] {
+                let mv = agon::game::find_move_by_text(&pos, &turn(mv)).unwrap();
+                pos.make_move(mv);
+            }
+            assert!(
+                !RegionSolver::new().side_to_move_wins(&pos, &stop).unwrap(),
+                "{opening:?} {best} (mirrored: {mirror}) leaves Black a win"
+            );
+        }
+    }
+}
+
+/// `scripts/clobber-book.py`: it appends proved lines and goes on where it stopped,
+/// proves an `unknown` line again in its place with `--retry-unknown`, and refuses a
+/// book with a line it cannot read, naming the line.
+#[test]
+fn the_book_script_resumes_retries_and_refuses_bad_books() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("agon-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/clobber-book.py");
+    let run = |extra: &[&str]| {
+        let out = Command::new("python3")
+            .args([script, "--agon", env!("CARGO_BIN_EXE_agon"), "--jobs", "1"])
+            .args(["--out", book.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .expect("python3");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), err)
+    };
+    let entries = || -> Vec<String> {
+        std::fs::read_to_string(&book)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    let well_formed = |line: &str| {
+        let (moves, result) = line.split_once(" | ").unwrap();
+        moves.split(' ').count() == 2
+            && (result == "loss"
+                || result == "unknown"
+                || result.strip_prefix("win ").is_some_and(|m| m.len() == 5))
+    };
+    let (code, err) = run(&["--limit", "2", "--movetime", "200"]);
+    assert_eq!(code, Some(0), "{err}");
+    let first = entries();
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(first.iter().all(|l| well_formed(l)), "{first:?}");
+    let (code, err) = run(&["--limit", "1", "--movetime", "200"]);
+    assert_eq!(code, Some(0), "{err}");
+    let second = entries();
+    assert_eq!(second.len(), 3, "{second:?}");
+    assert_eq!(second[..2], first[..], "earlier lines kept");
+    let opening = |l: &String| l.split(" | ").next().unwrap().to_string();
+    assert!(!first.iter().any(|l| opening(l) == opening(&second[2])));
+
+    // A book where every position but one is done: the retry proves that one (it takes
+    // about a second) and writes its result in place of its line.
+    let mut text = String::from("# header\n");
+    let all = Command::new("python3")
+        .args(["-c", "import os, sys, importlib.util as u; sys.path.insert(0, os.path.dirname(sys.argv[1])); s = u.spec_from_file_location('b', sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); print('\\n'.join(m.openings(sys.argv[2])))"])
+        .args([script, env!("CARGO_BIN_EXE_agon")])
+        .output()
+        .unwrap();
+    let all = String::from_utf8(all.stdout).unwrap();
+    assert_eq!(
+        all.lines().count(),
+        1064,
+        "two-ply openings up to the mirror"
+    );
+    for line in all.lines() {
+        let result = if line == "e3-d3 d1-c1" {
+            "unknown"
+        } else {
+            "loss"
+        };
+        text.push_str(&format!("{line} | {result}\n"));
+    }
+    std::fs::write(&book, &text).unwrap();
+    let at = entries()
+        .iter()
+        .position(|l| l == "e3-d3 d1-c1 | unknown")
+        .unwrap();
+    let (code, err) = run(&["--retry-unknown", "--movetime", "20000"]);
+    assert_eq!(code, Some(0), "{err}");
+    let after = entries();
+    assert_eq!(after.len(), 1064);
+    assert!(after[at].starts_with("e3-d3 d1-c1 | win "), "{}", after[at]);
+    assert!(well_formed(&after[at]));
+
+    std::fs::write(&book, "# header\na1-a2 b1-b2 loss\n").unwrap();
+    let (code, err) = run(&["--limit", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains(":2: not a book line"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

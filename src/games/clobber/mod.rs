@@ -51,6 +51,7 @@ macro_rules! by_words {
 }
 
 mod bitboard;
+pub mod book;
 mod eval;
 mod notation;
 pub mod solve;

@@ -1272,6 +1272,16 @@ impl crate::prover::Prover<Clobber> for RegionProver {
         limits: &crate::prover::ProofLimits<'_>,
     ) -> Option<crate::prover::Proof<super::ClobberMove>> {
         use crate::prover::Proof;
+        match super::book::lookup(pos) {
+            Some(super::book::BookResult::Win(mv)) => {
+                return Some(Proof::Win {
+                    mv: Some(mv),
+                    plies: None,
+                })
+            }
+            Some(super::book::BookResult::Loss) => return Some(Proof::Loss { plies: None }),
+            None => {}
+        }
         self.attempt(limits, |solver| {
             let solution = solver.solve_from(pos, first, limits.stop)?;
             Ok(if solution.side_to_move_wins {
