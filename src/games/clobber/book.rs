@@ -3,7 +3,7 @@
 //!
 //! At 28 stones the solver needs from a second to minutes a position (median 10 s;
 //! `scripts/clobber-book.py`), far more than a move's share, and most of the positions
-//! it proves are won for the first player (328 of the 462 proved so far). The move
+//! it proves are won for the first player (412 of the 595 proved so far). The move
 //! played there decides whether the win is kept, and the search alone often throws it
 //! away: after three plies, the positions of games against OpenSpiel's MCTS were won
 //! for the *second* player in 173 of 225 proved (`tests/data/clobber-5x6-positions.txt`).
