@@ -10,6 +10,10 @@
 //!   played at once (its move keeps the win), a proved loss or draw is reported as such
 //!   while the search picks the move, and root moves proved losing before the time ran
 //!   out are left out of the search ([`Prover::refuted`]);
+//! - **at a root proved lost**, when the solver is quick two plies down
+//!   ([`Prover::ranks_defences`]): the defence played is the one that leaves the opponent
+//!   the fewest winning replies, so that an opponent that is not perfect has the most
+//!   chances to go wrong;
 //! - **inside the search**, at nodes the prover calls small ([`Prover::in_search`]),
 //!   with a small node budget: a proved node is a won or lost leaf.
 //!
@@ -93,6 +97,13 @@ pub trait Prover<G: Game>: Send {
     /// the search (0 to 1): a position far from any proof the solver can finish is worth
     /// a little, one near the end of the game much more.
     fn root_share(&self, pos: &G) -> f64;
+
+    /// Whether, at a root `pos` proved lost, proofs of the positions two plies down are
+    /// quick enough to rank the defences by how many winning replies each leaves the
+    /// opponent (see the module doc). `false` for a solver that does not say.
+    fn ranks_defences(&self, _pos: &G) -> bool {
+        false
+    }
 
     /// The solver nodes worth spending on `pos` met inside the search, `None` when it is
     /// not worth a try. Called at many nodes: it must be cheap.

@@ -551,3 +551,239 @@ fn the_book_script_resumes_retries_and_refuses_bad_books() {
     assert!(err.contains(":2: not a book line"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Tic-tac-toe's value for the side to move (1 won, 0 drawn, -1 lost), by a plain
+/// negamax over the whole tree, remembered by hash.
+fn brute_value(pos: &mut Mnk, memo: &mut std::collections::HashMap<u64, i8>) -> i8 {
+    if let Some(outcome) = pos.outcome() {
+        return match outcome {
+            agon::game::Outcome::Draw => 0,
+            agon::game::Outcome::Win(side) if side == pos.side_to_move() => 1,
+            agon::game::Outcome::Win(_) => -1,
+        };
+    }
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut best = -1;
+    for mv in moves {
+        pos.make_move(mv);
+        best = best.max(-brute_value(pos, memo));
+        pos.unmake_move(mv, ());
+    }
+    memo.insert(pos.hash(), best);
+    best
+}
+
+/// A prover that knows tic-tac-toe by brute force and ranks defences.
+struct Brute {
+    memo: std::collections::HashMap<u64, i8>,
+}
+
+impl Brute {
+    fn proof(&mut self, pos: &Mnk) -> agon::prover::Proof<<Mnk as Game>::Move> {
+        use agon::prover::Proof;
+        let mut work = pos.clone();
+        match brute_value(&mut work, &mut self.memo) {
+            1 => {
+                let mut moves = Vec::new();
+                work.generate_moves(&mut moves);
+                let mv = moves.into_iter().find(|&mv| {
+                    work.make_move(mv);
+                    let lost = brute_value(&mut work, &mut self.memo) == -1;
+                    work.unmake_move(mv, ());
+                    lost
+                });
+                Proof::Win { mv, plies: None }
+            }
+            0 => Proof::Draw,
+            _ => Proof::Loss { plies: None },
+        }
+    }
+}
+
+impl agon::prover::Prover<Mnk> for Brute {
+    fn prove_root(
+        &mut self,
+        pos: &Mnk,
+        _: Option<<Mnk as Game>::Move>,
+        _: &agon::prover::ProofLimits<'_>,
+    ) -> Option<agon::prover::Proof<<Mnk as Game>::Move>> {
+        Some(self.proof(pos))
+    }
+    fn prove_node(
+        &mut self,
+        pos: &Mnk,
+        _: &agon::prover::ProofLimits<'_>,
+    ) -> Option<agon::prover::Proof<<Mnk as Game>::Move>> {
+        Some(self.proof(pos))
+    }
+    fn ranks_defences(&self, _: &Mnk) -> bool {
+        true
+    }
+    fn root_share(&self, _: &Mnk) -> f64 {
+        0.5
+    }
+    fn in_search(&self, _: &Mnk) -> Option<u64> {
+        None
+    }
+    fn max_plies(&self, pos: &Mnk) -> u32 {
+        pos.empty_squares() as u32
+    }
+    fn nodes(&self) -> u64 {
+        0
+    }
+    fn clear(&mut self) {}
+}
+
+/// For each move of `pos`, how many of the opponent's replies win (counted by brute
+/// force, apart from the engine).
+fn winning_replies(
+    pos: &Mnk,
+    memo: &mut std::collections::HashMap<u64, i8>,
+) -> Vec<(usize, <Mnk as Game>::Move)> {
+    let mut work = pos.clone();
+    let mut moves = Vec::new();
+    work.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            work.make_move(mv);
+            let mut replies = Vec::new();
+            if work.outcome().is_none() {
+                work.generate_moves(&mut replies);
+            }
+            let count = replies
+                .into_iter()
+                .filter(|&reply| {
+                    work.make_move(reply);
+                    let lost = brute_value(&mut work, memo) == -1;
+                    work.unmake_move(reply, ());
+                    lost
+                })
+                .count();
+            work.unmake_move(mv, ());
+            (count, mv)
+        })
+        .collect()
+}
+
+/// At a root the prover proves lost, the engine plays a defence that leaves the opponent
+/// the fewest winning replies: in every tic-tac-toe position lost for the side to move
+/// (reached from the start), against a brute-force count. In some of them the plain
+/// search would have played a defence that leaves more.
+#[test]
+fn a_lost_root_is_defended_with_the_fewest_winning_replies() {
+    let spec = GameSpec::parse("tictactoe").unwrap();
+    let start = Mnk::start(&spec.settings::<Mnk>());
+    let mut memo = std::collections::HashMap::new();
+    // Every position reached from the start, by hash.
+    let mut seen = std::collections::HashSet::new();
+    let mut frontier = vec![start];
+    let mut lost = Vec::new();
+    while let Some(mut pos) = frontier.pop() {
+        if !seen.insert(pos.hash()) || pos.outcome().is_some() {
+            continue;
+        }
+        if brute_value(&mut pos, &mut memo) == -1 {
+            lost.push(pos.clone());
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let mut next = pos.clone();
+            next.make_move(mv);
+            frontier.push(next);
+        }
+    }
+    assert!(lost.len() > 50, "{} lost positions", lost.len());
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(1000)),
+        ..Limits::default()
+    };
+    let mut plain_worse = 0;
+    for pos in &lost {
+        let counts = winning_replies(pos, &mut memo);
+        let fewest = counts.iter().map(|&(c, _)| c).min().unwrap();
+        let count_of = |mv| counts.iter().find(|&&(_, m)| m == mv).unwrap().0;
+        let mut searcher = Pvs::<Mnk>::new(Mnk::heuristics()[0].1, 16, Duration::ZERO).with_prover(
+            Some(Box::new(Brute {
+                memo: std::collections::HashMap::new(),
+            })),
+        );
+        let result = searcher.search(&mut pos.clone(), &limits, &Control::new(&stop), &mut |_| {});
+        let best = result.best.expect("a move");
+        assert_eq!(
+            count_of(best),
+            fewest,
+            "{}: played {best:?}, counts {counts:?}",
+            pos.format_position()
+        );
+        assert!(
+            result.score < 0,
+            "{}: a lost root scored {}",
+            pos.format_position(),
+            result.score
+        );
+        plain_worse += usize::from(count_of(plain_move(pos)) > fewest);
+    }
+    assert!(
+        plain_worse > 0,
+        "the plain search already defends best in every position"
+    );
+}
+
+/// The same in Clobber, against the region solver's own counts: a 5x6 position from a
+/// game agon lost to OpenSpiel's MCTS (stop 34, seed 342, game 13, ply 8: Black to move,
+/// 23 stones, proved lost). The engine then played c2-d2, which leaves White 5 winning
+/// replies; one defence leaves 1.
+#[test]
+fn a_lost_clobber_root_is_defended_with_the_fewest_winning_replies() {
+    let spec = GameSpec::parse("clobber rows=5 cols=6").unwrap();
+    let position = "w1wbwb/bbbww1/w2w1b/bwbw1w/w1wbbb b";
+    let pos = Clobber::parse_position(&spec.settings::<Clobber>(), position).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut solver = RegionSolver::new();
+    assert!(
+        !solver.side_to_move_wins(&pos, &stop).unwrap(),
+        "{position} is lost for Black"
+    );
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut counts: Vec<(usize, String)> = Vec::new();
+    for &mv in &moves {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        let mut replies = Vec::new();
+        after.generate_moves(&mut replies);
+        let mut count = 0;
+        for &reply in &replies {
+            let mut next = after.clone();
+            next.make_move(reply);
+            count += usize::from(!solver.side_to_move_wins(&next, &stop).unwrap());
+        }
+        counts.push((count, pos.format_move(mv)));
+    }
+    let fewest = counts.iter().map(|(c, _)| *c).min().unwrap();
+    let count_of = |mv: &str| counts.iter().find(|(_, m)| m == mv).unwrap().0;
+    assert_eq!(fewest, 1, "{counts:?}");
+    assert_eq!(count_of("c2-d2"), 5, "{counts:?}");
+
+    let mut e = common::EngineProcess::start();
+    assert!(e
+        .ask(&format!("setoption name Game value {spec}"))
+        .is_empty());
+    assert!(e.ask(&format!("position fen {position}")).is_empty());
+    e.send("go movetime 1000");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let last_info = lines.iter().rev().find(|l| l.starts_with("info depth"));
+    assert!(
+        last_info.is_some_and(|l| l.contains(" score loss ")),
+        "no loss reported: {lines:?}"
+    );
+    assert_eq!(count_of(mv), fewest, "played {mv}: {counts:?}");
+}

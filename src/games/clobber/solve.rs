@@ -1225,6 +1225,10 @@ impl Pools {
 /// solver (see [`RegionProver`]).
 pub const IN_SEARCH_STONES: usize = 14;
 
+/// Live stones at most, for a root proved lost to have its defences ranked by the
+/// opponent's winning replies (see [`crate::prover::Prover::ranks_defences`]).
+pub const DEFENCE_STONES: usize = 26;
+
 /// Solver nodes a proof inside the search may take.
 pub const IN_SEARCH_NODES: u64 = 2_000;
 
@@ -1330,6 +1334,11 @@ impl crate::prover::Prover<Clobber> for RegionProver {
             28..=29 => 0.3,
             _ => 0.05,
         }
+    }
+
+    fn ranks_defences(&self, pos: &Clobber) -> bool {
+        pos.settings_of().squares() <= MAX_SOLVE_SQUARES
+            && pos.stone_count(Side::First) + pos.stone_count(Side::Second) <= DEFENCE_STONES
     }
 
     fn in_search(&self, pos: &Clobber) -> Option<u64> {
