@@ -631,6 +631,48 @@ fn proof_score<Move>(proof: Proof<Move>, ply: u32, bound_plies: u32) -> (i32, Bo
     }
 }
 
+/// A move the prover chose at the root, without a search: the proof's `score`, the
+/// `depth` of the proof that chose it (1: a proved win; 2: a defence ranked by the
+/// opponent's replies) and the solver `nodes` it took.
+struct Answer<Move> {
+    mv: Move,
+    score: i32,
+    depth: u32,
+    nodes: u64,
+}
+
+impl<Move: Copy> Answer<Move> {
+    /// Reports the answer as one `info` line and returns it as the search's result.
+    fn report(
+        self,
+        control: &Control<'_>,
+        hashfull: u32,
+        on_info: &mut dyn FnMut(&SearchInfo<Move>),
+    ) -> SearchResult<Move> {
+        let elapsed = control.start.elapsed();
+        let nodes = self.nodes.max(1);
+        on_info(&SearchInfo {
+            depth: self.depth,
+            seldepth: self.depth,
+            score: Score::from_internal(self.score),
+            nodes,
+            elapsed,
+            hashfull: Some(hashfull),
+            pv: vec![self.mv],
+        });
+        SearchResult {
+            best: Some(self.mv),
+            score: self.score,
+            depth: self.depth,
+            seldepth: self.depth,
+            nodes,
+            elapsed,
+            pv: vec![self.mv],
+            solved: true,
+        }
+    }
+}
+
 /// At a root proved lost, the defence of `root` (in the search's order) that leaves the
 /// opponent the fewest winning replies, as `prover` proves them by `deadline`; ties go to
 /// the move that leaves more replies in all, then to the earlier move. A defence is
@@ -786,26 +828,13 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             match proof {
                 Some(Proof::Win { mv: Some(mv), .. }) if root.contains(&mv) => {
                     let (score, _) = proof_score(proof.expect("some"), 0, bound_plies);
-                    let elapsed = control.start.elapsed();
-                    on_info(&SearchInfo {
-                        depth: 1,
-                        seldepth: 1,
-                        score: Score::from_internal(score),
-                        nodes: solver_nodes.max(1),
-                        elapsed,
-                        hashfull: Some(self.tt.hashfull()),
-                        pv: vec![mv],
-                    });
-                    return SearchResult {
-                        best: Some(mv),
+                    let answer = Answer {
+                        mv,
                         score,
                         depth: 1,
-                        seldepth: 1,
-                        nodes: solver_nodes.max(1),
-                        elapsed,
-                        pv: vec![mv],
-                        solved: true,
+                        nodes: solver_nodes,
                     };
+                    return answer.report(control, self.tt.hashfull(), on_info);
                 }
                 Some(loss @ Proof::Loss { .. }) => {
                     let score = proof_score(loss, 0, bound_plies).0;
@@ -824,27 +853,14 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                         };
                         let nodes_before = prover.nodes();
                         if let Some(mv) = rank_defences(pos, &root, prover.as_mut(), &limits) {
-                            let nodes = (prover.nodes() - nodes_before + solver_nodes).max(1);
-                            let elapsed = control.start.elapsed();
-                            on_info(&SearchInfo {
-                                depth: 2,
-                                seldepth: 2,
-                                score: Score::from_internal(score),
-                                nodes,
-                                elapsed,
-                                hashfull: Some(self.tt.hashfull()),
-                                pv: vec![mv],
-                            });
-                            return SearchResult {
-                                best: Some(mv),
+                            let nodes = prover.nodes() - nodes_before + solver_nodes;
+                            let answer = Answer {
+                                mv,
                                 score,
                                 depth: 2,
-                                seldepth: 2,
                                 nodes,
-                                elapsed,
-                                pv: vec![mv],
-                                solved: true,
                             };
+                            return answer.report(control, self.tt.hashfull(), on_info);
                         }
                     }
                 }
