@@ -840,11 +840,11 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                     let score = proof_score(loss, 0, bound_plies).0;
                     proved_loss = Some(score);
                     // The defence with the fewest winning replies, in the move's time.
-                    let end = soft.map(|s| control.start + s);
-                    let end = match (end, self.hard_deadline) {
-                        (Some(e), Some(h)) => Some(e.min(h)),
-                        (e, h) => e.or(h),
-                    };
+                    let end = soft
+                        .map(|s| control.start + s)
+                        .into_iter()
+                        .chain(self.hard_deadline)
+                        .min();
                     if let Some(end) = end.filter(|_| prover.ranks_defences(pos)) {
                         let limits = ProofLimits {
                             stop: control.stop,

@@ -1229,6 +1229,12 @@ pub const IN_SEARCH_STONES: usize = 14;
 /// opponent's winning replies (see [`crate::prover::Prover::ranks_defences`]).
 pub const DEFENCE_STONES: usize = 26;
 
+/// Whether `pos` is on a board the solver takes and has at most `stones` live stones.
+fn within(pos: &Clobber, stones: usize) -> bool {
+    pos.settings_of().squares() <= MAX_SOLVE_SQUARES
+        && pos.stone_count(Side::First) + pos.stone_count(Side::Second) <= stones
+}
+
 /// Solver nodes a proof inside the search may take.
 pub const IN_SEARCH_NODES: u64 = 2_000;
 
@@ -1337,14 +1343,11 @@ impl crate::prover::Prover<Clobber> for RegionProver {
     }
 
     fn ranks_defences(&self, pos: &Clobber) -> bool {
-        pos.settings_of().squares() <= MAX_SOLVE_SQUARES
-            && pos.stone_count(Side::First) + pos.stone_count(Side::Second) <= DEFENCE_STONES
+        within(pos, DEFENCE_STONES)
     }
 
     fn in_search(&self, pos: &Clobber) -> Option<u64> {
-        (pos.settings_of().squares() <= MAX_SOLVE_SQUARES
-            && pos.stone_count(Side::First) + pos.stone_count(Side::Second) <= IN_SEARCH_STONES)
-            .then_some(IN_SEARCH_NODES)
+        within(pos, IN_SEARCH_STONES).then_some(IN_SEARCH_NODES)
     }
 
     fn max_plies(&self, pos: &Clobber) -> u32 {
