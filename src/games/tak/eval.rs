@@ -300,8 +300,7 @@ pub(super) fn evaluate(pos: &Tak, heuristic: TakHeuristic) -> i32 {
     match heuristic {
         TakHeuristic::Fitted => match super::weights::for_settings(&pos.settings) {
             Some(weights) => {
-                let x = super::features::features(pos);
-                let white: f32 = x.iter().zip(weights).map(|(a, b)| a * b).sum();
+                let white = super::features::white_value(pos, weights);
                 let value = if me == Side::First { white } else { -white };
                 value.clamp(-100_000.0, 100_000.0) as i32
             }

@@ -9,6 +9,11 @@
 //! matter more as the flat count nears (the flats themselves, komi, the tempo) come twice:
 //! once plain and once times `e`, so their weight moves from one value to the other.
 //!
+//! Every other per-side term has a *tapered* copy too, times `e`, so its weight can also
+//! move from an opening value to an endgame value (chess evaluations taper their tables
+//! between game phases the same way, and Tiltak's has opening, middle-game and endgame
+//! tables). The copies are fitted on 6x6 only; on 5x5 their weights are zero.
+//!
 //! A stack counts for what it can do as well as for what it holds: its *reach* is the
 //! squares it can spread onto (per direction up to its carry, stopped by walls, capstones
 //! and the edge), counted alone and times its supports. Tiltak's evaluation has mobility
@@ -78,8 +83,19 @@ pub const TEMPO_END: usize = TEMPO + 1;
 pub const KOMI: usize = TEMPO_END + 1;
 /// The komi times the endgame measure.
 pub const KOMI_END: usize = KOMI + 1;
+/// Every per-side feature again, times the endgame measure (those that are not already
+/// such a product, and not the fixed threat to move; see [`tapered`]): each weight then
+/// moves from its opening value to its endgame value as the game goes on, like the
+/// phase-tapered tables of chess evaluations and of Tiltak's.
+pub const TAPERED: usize = KOMI_END + 1;
 /// All features.
-pub const FEATURES: usize = KOMI_END + 1;
+pub const FEATURES: usize = TAPERED + PER_SIDE;
+
+/// Whether the per-side feature `i` has a tapered copy at `TAPERED + i`.
+#[cfg_attr(not(test), allow(dead_code))]
+pub const fn tapered(i: usize) -> bool {
+    i < PER_SIDE && i != FLATS_END && i != WALLS_END && i != STONES_END && i != THREAT_TO_MOVE
+}
 
 /// What each feature counts, for the fit's report.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -109,6 +125,9 @@ pub fn feature_name(i: usize) -> String {
         (KOMI, 1, "komi"),
         (KOMI_END, 1, "komi x endgame"),
     ];
+    if i >= TAPERED {
+        return format!("{} x endgame", feature_name(i - TAPERED));
+    }
     for (start, len, name) in named {
         if (start..start + len).contains(&i) {
             return if len > 1 {
@@ -335,8 +354,50 @@ fn greater(a: [u64; 3], b: [u64; 3]) -> u64 {
 }
 
 /// The features of `pos` from White's point of view: White's minus Black's, then the
-/// tempo and komi terms.
+/// tempo and komi terms, then the tapered copies (the fit's inputs; the search uses
+/// [`white_value`]).
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn features(pos: &Tak) -> [f32; FEATURES] {
+    let (mut out, e) = untapered(pos);
+    for i in 0..PER_SIDE {
+        if tapered(i) {
+            out[TAPERED + i] = out[i] * e;
+        }
+    }
+    out
+}
+
+/// The fitted evaluation from White's point of view, `weights` times [`features`],
+/// computed without writing the tapered copies: they add `e` times the per-side features
+/// against the copies' weights (a feature with no copy has a copy weight of zero, which
+/// `tests.rs` checks of the fitted tables).
+pub fn white_value(pos: &Tak, weights: &[f32; FEATURES]) -> f32 {
+    let (x, e) = untapered(pos);
+    dot(&x[..TAPERED], &weights[..TAPERED]) + e * dot(&x[..PER_SIDE], &weights[TAPERED..])
+}
+
+/// A dot product in eight independent sums: one running sum would make every addition
+/// wait for the one before it.
+fn dot(x: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let (xs, ws) = (x.chunks_exact(8), w.chunks_exact(8));
+    let mut tail: f32 = xs
+        .remainder()
+        .iter()
+        .zip(ws.remainder())
+        .map(|(a, b)| a * b)
+        .sum();
+    for (a, b) in xs.zip(ws) {
+        for k in 0..8 {
+            lanes[k] += a[k] * b[k];
+        }
+    }
+    tail += lanes.iter().sum::<f32>();
+    tail
+}
+
+/// The features without their tapered copies (left at zero), and the endgame measure.
+fn untapered(pos: &Tak) -> ([f32; FEATURES], f32) {
     let mut out = [0.0; FEATURES];
     let e = endgame(pos);
     let white_to_move = pos.to_move == Side::First;
@@ -351,5 +412,5 @@ pub fn features(pos: &Tak) -> [f32; FEATURES] {
     let komi = -(pos.settings.half_komi as f32);
     out[KOMI] = komi;
     out[KOMI_END] = komi * e;
-    out
+    (out, e)
 }

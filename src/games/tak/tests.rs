@@ -309,6 +309,59 @@ fn influence_and_spans_match_counting_square_by_square() {
     assert!(influenced > 1000, "{influenced}");
 }
 
+/// The tapered copies: every per-side feature again, times the endgame measure, except
+/// those that are already such a product and the fixed threat to move (no copy, zero).
+/// The measure is worked out here from the rules' piece counts (3x3: 10 stones, 4x4: 15,
+/// 5x5: 21 and a capstone, 6x6: 30 and one, 7x7: 40 and two, 8x8: 50 and two), over
+/// random play. 5x5's fitted weights leave the copies at zero, so 5x5 plays as it was
+/// measured before them; 6x6's use them.
+#[test]
+fn tapered_copies_are_the_features_times_the_endgame_measure() {
+    use super::features::{
+        features, tapered, FLATS_END, PER_SIDE, STONES_END, TAPERED, THREAT_TO_MOVE, WALLS_END,
+    };
+    let full = |n: usize| [0, 0, 0, 10, 15, 22, 31, 42, 52][n] as f32;
+    let mut late = 0;
+    random_play(3..=8, 120, 11, |p| {
+        let n = p.size();
+        let empty = (0..n * n).filter(|&sq| p.height(sq) == 0).count() as f32;
+        let reserve = |i: usize| f32::from(p.stones_left[i] + p.caps_left[i]);
+        let left = (empty / (n * n) as f32).min(reserve(0).min(reserve(1)) / full(n));
+        let e = 1.0 - left;
+        late += usize::from(e > 0.5);
+        let f = features(p);
+        for i in 0..PER_SIDE {
+            let want = if [FLATS_END, WALLS_END, STONES_END, THREAT_TO_MOVE].contains(&i) {
+                assert!(!tapered(i));
+                0.0
+            } else {
+                f[i] * e
+            };
+            assert!(
+                (f[TAPERED + i] - want).abs() < 1e-3,
+                "feature {i} in {}: {} against {want}",
+                p.format_position(),
+                f[TAPERED + i]
+            );
+        }
+    });
+    assert!(late > 100, "{late}");
+    // The evaluation sums the copies without writing them, which holds only if a
+    // feature with no copy has a copy weight of zero; it equals the plain dot product.
+    for w in [&super::weights::WEIGHTS_5, &super::weights::WEIGHTS_6] {
+        assert!((0..PER_SIDE).all(|i| tapered(i) || w[TAPERED + i] == 0.0));
+        random_play(6..=6, 120, 12, |p| {
+            let plain: f32 = features(p).iter().zip(w).map(|(a, b)| a * b).sum();
+            let fast = super::features::white_value(p, w);
+            assert!((plain - fast).abs() < 0.05, "{plain} against {fast}");
+        });
+    }
+    let w5 = super::weights::WEIGHTS_5;
+    assert!(w5[TAPERED..].iter().all(|&w| w == 0.0));
+    let w6 = super::weights::WEIGHTS_6;
+    assert!(w6[TAPERED..].iter().filter(|&&w| w != 0.0).count() > 20);
+}
+
 /// Twenty random games of every size in `sizes` (komi 0), at most `plies` plies each, from
 /// `seed`; `visit` sees the position after every move.
 fn random_play(

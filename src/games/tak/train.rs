@@ -126,9 +126,15 @@ fn frozen() -> [bool; FEATURES] {
     })
 }
 
-/// Fits the weights by Adam from zero (the threat weight fixed), `steps` full batches.
-pub fn fit(data: &[Sample], steps: usize, lr: f64, l2: f64) -> [f32; FEATURES] {
-    let frozen = frozen();
+/// Fits the weights by Adam from zero (the threat weight fixed, and the features
+/// `frozen` at zero), `steps` full batches.
+pub fn fit(
+    data: &[Sample],
+    steps: usize,
+    lr: f64,
+    l2: f64,
+    frozen: [bool; FEATURES],
+) -> [f32; FEATURES] {
     let mut w = [0f32; FEATURES];
     w[THREAT_TO_MOVE] = THREAT_WEIGHT;
     let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
@@ -348,7 +354,16 @@ fn train_all() {
             data.len(),
             choice_data.len()
         );
-        let w = fit(&data, steps, 2.0, 1e-7);
+        // The tapered copies are fitted on 6x6 only: 5x5's weights stay those measured
+        // against Tiltak before the copies existed (the fit is deterministic, so a frozen
+        // feature leaves the rest exactly as they were).
+        let mut frozen = frozen();
+        if size == 5 {
+            for (i, f) in frozen.iter_mut().enumerate().skip(features::TAPERED) {
+                *f |= features::tapered(i - features::TAPERED);
+            }
+        }
+        let w = fit(&data, steps, 2.0, 1e-7, frozen);
         let value_loss = loss(&data, &w);
         let m = fit_policy(&choice_data, epochs, 0.01);
         let (nll, top) = policy_loss(&choice_data, &m);

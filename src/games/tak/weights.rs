@@ -64,6 +64,57 @@ pub const WEIGHTS_5: [f32; FEATURES] = [
     64.0,   // tempo x endgame
     0.0,    // komi
     0.0,    // komi x endgame
+    0.0,    // flat on class 0 x endgame
+    0.0,    // flat on class 1 x endgame
+    0.0,    // flat on class 2 x endgame
+    0.0,    // flat on class 3 x endgame
+    0.0,    // flat on class 4 x endgame
+    0.0,    // flat on class 5 x endgame
+    0.0,    // flat on class 6 x endgame
+    0.0,    // flat on class 7 x endgame
+    0.0,    // flat on class 8 x endgame
+    0.0,    // flat on class 9 x endgame
+    0.0,    // capstone on class 0 x endgame
+    0.0,    // capstone on class 1 x endgame
+    0.0,    // capstone on class 2 x endgame
+    0.0,    // capstone on class 3 x endgame
+    0.0,    // capstone on class 4 x endgame
+    0.0,    // capstone on class 5 x endgame
+    0.0,    // capstone on class 6 x endgame
+    0.0,    // capstone on class 7 x endgame
+    0.0,    // capstone on class 8 x endgame
+    0.0,    // capstone on class 9 x endgame
+    0.0,    // flats x endgame x endgame
+    0.0,    // walls x endgame
+    0.0,    // walls x endgame x endgame
+    0.0,    // supports under flat/wall/cap 0 x endgame
+    0.0,    // supports under flat/wall/cap 1 x endgame
+    0.0,    // supports under flat/wall/cap 2 x endgame
+    0.0,    // captives under flat/wall/cap 0 x endgame
+    0.0,    // captives under flat/wall/cap 1 x endgame
+    0.0,    // captives under flat/wall/cap 2 x endgame
+    0.0,    // capstones in hand x endgame
+    0.0,    // stones in hand x endgame x endgame
+    0.0,    // road threat, to move x endgame
+    0.0,    // one road threat x endgame
+    0.0,    // two or more road threats x endgame
+    0.0,    // road distance 2.. 0 x endgame
+    0.0,    // road distance 2.. 1 x endgame
+    0.0,    // road distance 2.. 2 x endgame
+    0.0,    // road distance 2.. 3 x endgame
+    0.0,    // road distance 2.. 4 x endgame
+    0.0,    // road distance 2.. 5 x endgame
+    0.0,    // group spans squared x endgame
+    0.0,    // lines with 2.. pieces 0 x endgame
+    0.0,    // lines with 2.. pieces 1 x endgame
+    0.0,    // lines with 2.. pieces 2 x endgame
+    0.0,    // lines with 2.. pieces 3 x endgame
+    0.0,    // lines with 2.. pieces 4 x endgame
+    0.0,    // lines with 2.. pieces 5 x endgame
+    0.0,    // capstone next to their stack x endgame
+    0.0,    // stack reach x endgame
+    0.0,    // supports x reach x endgame
+    0.0,    // empty squares influenced x endgame
 ];
 
 /// 5x5: the moves chosen in 213283 positions of the same files (6 epochs), mean log-loss 2.8467, top-1 0.210.
@@ -76,63 +127,114 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 1033815 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt (1500 steps), cross-entropy 0.57035.
+/// 6x6: 1033815 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt (1500 steps), cross-entropy 0.56966.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    34.3,   // flat on class 0
-    27.3,   // flat on class 1
-    40.8,   // flat on class 2
-    33.8,   // flat on class 3
-    42.2,   // flat on class 4
-    44.9,   // flat on class 5
+    27.1,   // flat on class 0
+    18.8,   // flat on class 1
+    35.4,   // flat on class 2
+    22.7,   // flat on class 3
+    45.7,   // flat on class 4
+    52.3,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -2.6,   // capstone on class 0
-    -16.2,  // capstone on class 1
-    5.5,    // capstone on class 2
+    -2.2,   // capstone on class 0
+    -11.6,  // capstone on class 1
+    4.2,    // capstone on class 2
     6.9,    // capstone on class 3
-    23.3,   // capstone on class 4
-    48.9,   // capstone on class 5
+    17.3,   // capstone on class 4
+    42.7,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    124.0,  // flats x endgame
-    39.9,   // walls
-    37.3,   // walls x endgame
-    2.5,    // supports under flat/wall/cap 0
-    20.7,   // supports under flat/wall/cap 1
-    28.9,   // supports under flat/wall/cap 2
-    -42.6,  // captives under flat/wall/cap 0
-    6.0,    // captives under flat/wall/cap 1
-    -2.2,   // captives under flat/wall/cap 2
-    -65.8,  // capstones in hand
-    -117.0, // stones in hand x endgame
+    104.1,  // flats x endgame
+    36.6,   // walls
+    17.1,   // walls x endgame
+    1.3,    // supports under flat/wall/cap 0
+    15.1,   // supports under flat/wall/cap 1
+    22.8,   // supports under flat/wall/cap 2
+    -50.6,  // captives under flat/wall/cap 0
+    1.2,    // captives under flat/wall/cap 1
+    11.1,   // captives under flat/wall/cap 2
+    -57.3,  // capstones in hand
+    -126.1, // stones in hand x endgame
     3000.0, // road threat, to move
-    42.4,   // one road threat
-    32.8,   // two or more road threats
-    22.7,   // road distance 2.. 0
-    1.2,    // road distance 2.. 1
-    -8.6,   // road distance 2.. 2
-    -15.8,  // road distance 2.. 3
-    -9.7,   // road distance 2.. 4
+    35.4,   // one road threat
+    30.5,   // two or more road threats
+    19.8,   // road distance 2.. 0
+    1.1,    // road distance 2.. 1
+    -5.8,   // road distance 2.. 2
+    -14.6,  // road distance 2.. 3
+    -8.9,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    4.2,    // group spans squared
-    2.0,    // lines with 2.. pieces 0
-    7.8,    // lines with 2.. pieces 1
-    22.9,   // lines with 2.. pieces 2
-    40.1,   // lines with 2.. pieces 3
+    5.1,    // group spans squared
+    1.3,    // lines with 2.. pieces 0
+    7.3,    // lines with 2.. pieces 1
+    17.8,   // lines with 2.. pieces 2
+    30.0,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    30.3,   // capstone next to their stack
-    2.8,    // stack reach
-    66.1,   // supports x reach
-    -0.7,   // empty squares influenced
-    54.9,   // tempo
-    73.8,   // tempo x endgame
-    -12.2,  // komi
-    75.0,   // komi x endgame
+    21.2,   // capstone next to their stack
+    -1.1,   // stack reach
+    58.8,   // supports x reach
+    2.0,    // empty squares influenced
+    53.5,   // tempo
+    76.9,   // tempo x endgame
+    -12.4,  // komi
+    75.6,   // komi x endgame
+    22.7,   // flat on class 0 x endgame
+    24.6,   // flat on class 1 x endgame
+    21.1,   // flat on class 2 x endgame
+    29.3,   // flat on class 3 x endgame
+    6.9,    // flat on class 4 x endgame
+    -0.5,   // flat on class 5 x endgame
+    0.0,    // flat on class 6 x endgame
+    0.0,    // flat on class 7 x endgame
+    0.0,    // flat on class 8 x endgame
+    0.0,    // flat on class 9 x endgame
+    -1.3,   // capstone on class 0 x endgame
+    -7.4,   // capstone on class 1 x endgame
+    8.0,    // capstone on class 2 x endgame
+    6.2,    // capstone on class 3 x endgame
+    15.1,   // capstone on class 4 x endgame
+    15.5,   // capstone on class 5 x endgame
+    0.0,    // capstone on class 6 x endgame
+    0.0,    // capstone on class 7 x endgame
+    0.0,    // capstone on class 8 x endgame
+    0.0,    // capstone on class 9 x endgame
+    0.0,    // flats x endgame x endgame
+    17.1,   // walls x endgame
+    0.0,    // walls x endgame x endgame
+    -5.7,   // supports under flat/wall/cap 0 x endgame
+    0.9,    // supports under flat/wall/cap 1 x endgame
+    2.0,    // supports under flat/wall/cap 2 x endgame
+    16.9,   // captives under flat/wall/cap 0 x endgame
+    11.6,   // captives under flat/wall/cap 1 x endgame
+    -11.2,  // captives under flat/wall/cap 2 x endgame
+    -36.1,  // capstones in hand x endgame
+    0.0,    // stones in hand x endgame x endgame
+    0.0,    // road threat, to move x endgame
+    20.3,   // one road threat x endgame
+    19.8,   // two or more road threats x endgame
+    7.8,    // road distance 2.. 0 x endgame
+    -0.2,   // road distance 2.. 1 x endgame
+    -6.6,   // road distance 2.. 2 x endgame
+    -0.3,   // road distance 2.. 3 x endgame
+    -3.2,   // road distance 2.. 4 x endgame
+    0.0,    // road distance 2.. 5 x endgame
+    -1.8,   // group spans squared x endgame
+    0.6,    // lines with 2.. pieces 0 x endgame
+    0.5,    // lines with 2.. pieces 1 x endgame
+    8.6,    // lines with 2.. pieces 2 x endgame
+    19.3,   // lines with 2.. pieces 3 x endgame
+    0.0,    // lines with 2.. pieces 4 x endgame
+    0.0,    // lines with 2.. pieces 5 x endgame
+    14.1,   // capstone next to their stack x endgame
+    6.0,    // stack reach x endgame
+    9.7,    // supports x reach x endgame
+    -4.7,   // empty squares influenced x endgame
 ];
 
 /// 6x6: the moves chosen in 1033815 positions of the same files (6 epochs), mean log-loss 3.1418, top-1 0.178.
