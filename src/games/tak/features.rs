@@ -370,10 +370,17 @@ pub fn features(pos: &Tak) -> [f32; FEATURES] {
 /// The fitted evaluation from White's point of view, `weights` times [`features`],
 /// computed without writing the tapered copies: they add `e` times the per-side features
 /// against the copies' weights (a feature with no copy has a copy weight of zero, which
-/// `tests.rs` checks of the fitted tables).
+/// `tests.rs` checks of the fitted tables). The plain part is summed in order, as before
+/// the copies existed, so where the copies' weights are zero (5x5) every value is the
+/// same to the last bit.
 pub fn white_value(pos: &Tak, weights: &[f32; FEATURES]) -> f32 {
     let (x, e) = untapered(pos);
-    dot(&x[..TAPERED], &weights[..TAPERED]) + e * dot(&x[..PER_SIDE], &weights[TAPERED..])
+    let plain: f32 = x[..TAPERED]
+        .iter()
+        .zip(&weights[..TAPERED])
+        .map(|(a, b)| a * b)
+        .sum();
+    plain + e * dot(&x[..PER_SIDE], &weights[TAPERED..])
 }
 
 /// A dot product in eight independent sums: one running sum would make every addition
