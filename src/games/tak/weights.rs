@@ -127,124 +127,124 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 1033815 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt (1500 steps), cross-entropy 0.56966.
+/// 6x6: 1442465 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt, sp6k2-r5.txt (1500 steps), cross-entropy 0.57016.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    27.1,   // flat on class 0
-    18.8,   // flat on class 1
-    35.4,   // flat on class 2
-    22.7,   // flat on class 3
-    45.7,   // flat on class 4
-    52.3,   // flat on class 5
+    24.0,   // flat on class 0
+    18.2,   // flat on class 1
+    34.0,   // flat on class 2
+    19.2,   // flat on class 3
+    44.7,   // flat on class 4
+    51.2,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -2.2,   // capstone on class 0
-    -11.6,  // capstone on class 1
-    4.2,    // capstone on class 2
-    6.9,    // capstone on class 3
-    17.3,   // capstone on class 4
-    42.7,   // capstone on class 5
+    -5.3,   // capstone on class 0
+    -3.0,   // capstone on class 1
+    3.6,    // capstone on class 2
+    6.5,    // capstone on class 3
+    16.3,   // capstone on class 4
+    41.5,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    104.1,  // flats x endgame
-    36.6,   // walls
-    17.1,   // walls x endgame
-    1.3,    // supports under flat/wall/cap 0
-    15.1,   // supports under flat/wall/cap 1
-    22.8,   // supports under flat/wall/cap 2
-    -50.6,  // captives under flat/wall/cap 0
-    1.2,    // captives under flat/wall/cap 1
-    11.1,   // captives under flat/wall/cap 2
-    -57.3,  // capstones in hand
-    -126.1, // stones in hand x endgame
+    106.5,  // flats x endgame
+    39.0,   // walls
+    17.2,   // walls x endgame
+    -2.1,   // supports under flat/wall/cap 0
+    11.5,   // supports under flat/wall/cap 1
+    24.8,   // supports under flat/wall/cap 2
+    -53.7,  // captives under flat/wall/cap 0
+    2.5,    // captives under flat/wall/cap 1
+    7.7,    // captives under flat/wall/cap 2
+    -59.6,  // capstones in hand
+    -126.6, // stones in hand x endgame
     3000.0, // road threat, to move
-    35.4,   // one road threat
-    30.5,   // two or more road threats
-    19.8,   // road distance 2.. 0
-    1.1,    // road distance 2.. 1
-    -5.8,   // road distance 2.. 2
-    -14.6,  // road distance 2.. 3
-    -8.9,   // road distance 2.. 4
+    35.2,   // one road threat
+    30.8,   // two or more road threats
+    19.2,   // road distance 2.. 0
+    2.4,    // road distance 2.. 1
+    -6.5,   // road distance 2.. 2
+    -16.5,  // road distance 2.. 3
+    -9.9,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    5.1,    // group spans squared
-    1.3,    // lines with 2.. pieces 0
-    7.3,    // lines with 2.. pieces 1
-    17.8,   // lines with 2.. pieces 2
-    30.0,   // lines with 2.. pieces 3
+    4.5,    // group spans squared
+    1.4,    // lines with 2.. pieces 0
+    7.8,    // lines with 2.. pieces 1
+    16.9,   // lines with 2.. pieces 2
+    33.1,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    21.2,   // capstone next to their stack
-    -1.1,   // stack reach
-    58.8,   // supports x reach
-    2.0,    // empty squares influenced
-    53.5,   // tempo
-    76.9,   // tempo x endgame
-    -12.4,  // komi
-    75.6,   // komi x endgame
-    22.7,   // flat on class 0 x endgame
-    24.6,   // flat on class 1 x endgame
-    21.1,   // flat on class 2 x endgame
-    29.3,   // flat on class 3 x endgame
-    6.9,    // flat on class 4 x endgame
-    -0.5,   // flat on class 5 x endgame
+    20.1,   // capstone next to their stack
+    -0.4,   // stack reach
+    60.4,   // supports x reach
+    3.2,    // empty squares influenced
+    55.9,   // tempo
+    78.0,   // tempo x endgame
+    -12.2,  // komi
+    77.0,   // komi x endgame
+    21.7,   // flat on class 0 x endgame
+    27.3,   // flat on class 1 x endgame
+    21.4,   // flat on class 2 x endgame
+    30.6,   // flat on class 3 x endgame
+    6.5,    // flat on class 4 x endgame
+    -1.0,   // flat on class 5 x endgame
     0.0,    // flat on class 6 x endgame
     0.0,    // flat on class 7 x endgame
     0.0,    // flat on class 8 x endgame
     0.0,    // flat on class 9 x endgame
-    -1.3,   // capstone on class 0 x endgame
-    -7.4,   // capstone on class 1 x endgame
-    8.0,    // capstone on class 2 x endgame
-    6.2,    // capstone on class 3 x endgame
-    15.1,   // capstone on class 4 x endgame
-    15.5,   // capstone on class 5 x endgame
+    -3.9,   // capstone on class 0 x endgame
+    -1.1,   // capstone on class 1 x endgame
+    7.3,    // capstone on class 2 x endgame
+    6.7,    // capstone on class 3 x endgame
+    12.6,   // capstone on class 4 x endgame
+    17.2,   // capstone on class 5 x endgame
     0.0,    // capstone on class 6 x endgame
     0.0,    // capstone on class 7 x endgame
     0.0,    // capstone on class 8 x endgame
     0.0,    // capstone on class 9 x endgame
     0.0,    // flats x endgame x endgame
-    17.1,   // walls x endgame
+    17.2,   // walls x endgame
     0.0,    // walls x endgame x endgame
-    -5.7,   // supports under flat/wall/cap 0 x endgame
-    0.9,    // supports under flat/wall/cap 1 x endgame
-    2.0,    // supports under flat/wall/cap 2 x endgame
-    16.9,   // captives under flat/wall/cap 0 x endgame
-    11.6,   // captives under flat/wall/cap 1 x endgame
-    -11.2,  // captives under flat/wall/cap 2 x endgame
-    -36.1,  // capstones in hand x endgame
+    -5.2,   // supports under flat/wall/cap 0 x endgame
+    1.9,    // supports under flat/wall/cap 1 x endgame
+    -0.6,   // supports under flat/wall/cap 2 x endgame
+    19.2,   // captives under flat/wall/cap 0 x endgame
+    10.5,   // captives under flat/wall/cap 1 x endgame
+    -9.3,   // captives under flat/wall/cap 2 x endgame
+    -38.9,  // capstones in hand x endgame
     0.0,    // stones in hand x endgame x endgame
     0.0,    // road threat, to move x endgame
-    20.3,   // one road threat x endgame
-    19.8,   // two or more road threats x endgame
-    7.8,    // road distance 2.. 0 x endgame
-    -0.2,   // road distance 2.. 1 x endgame
-    -6.6,   // road distance 2.. 2 x endgame
-    -0.3,   // road distance 2.. 3 x endgame
-    -3.2,   // road distance 2.. 4 x endgame
+    20.6,   // one road threat x endgame
+    20.0,   // two or more road threats x endgame
+    7.9,    // road distance 2.. 0 x endgame
+    -1.0,   // road distance 2.. 1 x endgame
+    -5.7,   // road distance 2.. 2 x endgame
+    -3.4,   // road distance 2.. 3 x endgame
+    -3.9,   // road distance 2.. 4 x endgame
     0.0,    // road distance 2.. 5 x endgame
-    -1.8,   // group spans squared x endgame
-    0.6,    // lines with 2.. pieces 0 x endgame
-    0.5,    // lines with 2.. pieces 1 x endgame
-    8.6,    // lines with 2.. pieces 2 x endgame
-    19.3,   // lines with 2.. pieces 3 x endgame
+    -0.6,   // group spans squared x endgame
+    0.9,    // lines with 2.. pieces 0 x endgame
+    1.7,    // lines with 2.. pieces 1 x endgame
+    11.7,   // lines with 2.. pieces 2 x endgame
+    22.8,   // lines with 2.. pieces 3 x endgame
     0.0,    // lines with 2.. pieces 4 x endgame
     0.0,    // lines with 2.. pieces 5 x endgame
-    14.1,   // capstone next to their stack x endgame
-    6.0,    // stack reach x endgame
-    9.7,    // supports x reach x endgame
-    -4.7,   // empty squares influenced x endgame
+    13.9,   // capstone next to their stack x endgame
+    4.8,    // stack reach x endgame
+    14.2,   // supports x reach x endgame
+    -5.5,   // empty squares influenced x endgame
 ];
 
-/// 6x6: the moves chosen in 1033815 positions of the same files (6 epochs), mean log-loss 3.1418, top-1 0.178.
+/// 6x6: the moves chosen in 1442465 positions of the same files (6 epochs), mean log-loss 3.1577, top-1 0.173.
 pub const MOVE_WEIGHTS_6: [f32; MOVE_FEATURES] = [
-    0.7279, -1.9907, 2.4156, -0.0544, -0.0298, 0.3471, 0.1614, 0.5548, 0.8325, 0.0000, 0.0000,
-    0.0000, 0.0000, -3.0105, -3.1149, -0.7736, -2.1667, 0.8226, 2.7272, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.4177, 0.8153, 0.3647, 0.3812, 0.5776, 0.5151, 0.0018, 1.3586, 0.3687, 0.4075,
-    -0.0128, 0.6052, 0.1720, 0.3386, 0.6767, 1.3976, 2.1982, 0.8667, -1.2431, -1.5235, -15.6132,
-    -0.3645, 0.3576, 0.4129, -0.0487, 0.5395, -1.7626, 2.0782, -0.6888, 1.4044, 3.9018, 1.3859,
-    -1.4504, 0.7739, 1.7355, 1.8084,
+    0.7599, -2.0753, 2.2902, -0.0005, -0.0621, 0.4218, 0.1892, 0.6641, 0.7910, 0.0000, 0.0000,
+    0.0000, 0.0000, -2.8938, -3.0440, -0.7791, -1.7827, 0.6485, 2.7300, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.3488, 0.8545, 0.3145, 0.3669, 0.5208, 0.4325, -0.0213, 1.3754, 0.6105, 0.4269,
+    0.0258, 0.7262, 0.1988, 0.3208, 0.6648, 1.3646, 2.3554, 2.1530, -1.3565, -1.3186, -14.9607,
+    -0.3639, 0.3537, 0.3134, -0.0913, 0.5357, -1.7574, 2.0247, -0.6427, 1.3920, 3.9142, 1.3170,
+    -1.3947, 0.7700, 1.7715, 1.7655,
 ];
 
 /// The evaluation weights for `settings`, where they were fitted.
