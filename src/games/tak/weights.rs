@@ -127,124 +127,124 @@ pub const MOVE_WEIGHTS_5: [f32; MOVE_FEATURES] = [
     -1.3054, 0.6788, 1.5871, 1.6582,
 ];
 
-/// 6x6: 1848938 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt, sp6k2-r5.txt, sp6k2-r6.txt (1500 steps), cross-entropy 0.56955.
+/// 6x6: 1442465 positions of sp6k2-r0.txt, sp6k2-r1.txt, sp6k2-r2.txt, sp6k2-r3.txt, sp6k2-r4.txt, sp6k2-r5.txt (1500 steps), cross-entropy 0.57016.
 pub const WEIGHTS_6: [f32; FEATURES] = [
-    23.5,   // flat on class 0
-    19.2,   // flat on class 1
+    24.0,   // flat on class 0
+    18.2,   // flat on class 1
     34.0,   // flat on class 2
-    19.4,   // flat on class 3
-    44.0,   // flat on class 4
-    49.6,   // flat on class 5
+    19.2,   // flat on class 3
+    44.7,   // flat on class 4
+    51.2,   // flat on class 5
     0.0,    // flat on class 6
     0.0,    // flat on class 7
     0.0,    // flat on class 8
     0.0,    // flat on class 9
-    -3.0,   // capstone on class 0
-    -5.1,   // capstone on class 1
-    6.1,    // capstone on class 2
-    4.4,    // capstone on class 3
-    16.4,   // capstone on class 4
-    42.9,   // capstone on class 5
+    -5.3,   // capstone on class 0
+    -3.0,   // capstone on class 1
+    3.6,    // capstone on class 2
+    6.5,    // capstone on class 3
+    16.3,   // capstone on class 4
+    41.5,   // capstone on class 5
     0.0,    // capstone on class 6
     0.0,    // capstone on class 7
     0.0,    // capstone on class 8
     0.0,    // capstone on class 9
-    107.9,  // flats x endgame
-    40.2,   // walls
-    17.0,   // walls x endgame
-    -4.0,   // supports under flat/wall/cap 0
-    10.4,   // supports under flat/wall/cap 1
-    23.4,   // supports under flat/wall/cap 2
-    -55.1,  // captives under flat/wall/cap 0
-    5.2,    // captives under flat/wall/cap 1
-    8.5,    // captives under flat/wall/cap 2
-    -61.7,  // capstones in hand
-    -127.6, // stones in hand x endgame
+    106.5,  // flats x endgame
+    39.0,   // walls
+    17.2,   // walls x endgame
+    -2.1,   // supports under flat/wall/cap 0
+    11.5,   // supports under flat/wall/cap 1
+    24.8,   // supports under flat/wall/cap 2
+    -53.7,  // captives under flat/wall/cap 0
+    2.5,    // captives under flat/wall/cap 1
+    7.7,    // captives under flat/wall/cap 2
+    -59.6,  // capstones in hand
+    -126.6, // stones in hand x endgame
     3000.0, // road threat, to move
-    35.0,   // one road threat
-    31.1,   // two or more road threats
-    17.4,   // road distance 2.. 0
-    1.7,    // road distance 2.. 1
-    -6.3,   // road distance 2.. 2
-    -15.1,  // road distance 2.. 3
-    -10.6,  // road distance 2.. 4
+    35.2,   // one road threat
+    30.8,   // two or more road threats
+    19.2,   // road distance 2.. 0
+    2.4,    // road distance 2.. 1
+    -6.5,   // road distance 2.. 2
+    -16.5,  // road distance 2.. 3
+    -9.9,   // road distance 2.. 4
     0.0,    // road distance 2.. 5
-    5.1,    // group spans squared
-    1.3,    // lines with 2.. pieces 0
+    4.5,    // group spans squared
+    1.4,    // lines with 2.. pieces 0
     7.8,    // lines with 2.. pieces 1
-    17.5,   // lines with 2.. pieces 2
-    33.3,   // lines with 2.. pieces 3
+    16.9,   // lines with 2.. pieces 2
+    33.1,   // lines with 2.. pieces 3
     0.0,    // lines with 2.. pieces 4
     0.0,    // lines with 2.. pieces 5
-    21.0,   // capstone next to their stack
-    -0.7,   // stack reach
-    62.9,   // supports x reach
-    3.8,    // empty squares influenced
-    57.6,   // tempo
-    78.2,   // tempo x endgame
-    -13.1,  // komi
-    79.7,   // komi x endgame
-    22.3,   // flat on class 0 x endgame
-    26.0,   // flat on class 1 x endgame
-    20.3,   // flat on class 2 x endgame
-    29.6,   // flat on class 3 x endgame
-    8.0,    // flat on class 4 x endgame
-    1.7,    // flat on class 5 x endgame
+    20.1,   // capstone next to their stack
+    -0.4,   // stack reach
+    60.4,   // supports x reach
+    3.2,    // empty squares influenced
+    55.9,   // tempo
+    78.0,   // tempo x endgame
+    -12.2,  // komi
+    77.0,   // komi x endgame
+    21.7,   // flat on class 0 x endgame
+    27.3,   // flat on class 1 x endgame
+    21.4,   // flat on class 2 x endgame
+    30.6,   // flat on class 3 x endgame
+    6.5,    // flat on class 4 x endgame
+    -1.0,   // flat on class 5 x endgame
     0.0,    // flat on class 6 x endgame
     0.0,    // flat on class 7 x endgame
     0.0,    // flat on class 8 x endgame
     0.0,    // flat on class 9 x endgame
-    -1.7,   // capstone on class 0 x endgame
-    -2.4,   // capstone on class 1 x endgame
-    9.3,    // capstone on class 2 x endgame
-    4.2,    // capstone on class 3 x endgame
-    14.9,   // capstone on class 4 x endgame
-    16.1,   // capstone on class 5 x endgame
+    -3.9,   // capstone on class 0 x endgame
+    -1.1,   // capstone on class 1 x endgame
+    7.3,    // capstone on class 2 x endgame
+    6.7,    // capstone on class 3 x endgame
+    12.6,   // capstone on class 4 x endgame
+    17.2,   // capstone on class 5 x endgame
     0.0,    // capstone on class 6 x endgame
     0.0,    // capstone on class 7 x endgame
     0.0,    // capstone on class 8 x endgame
     0.0,    // capstone on class 9 x endgame
     0.0,    // flats x endgame x endgame
-    17.0,   // walls x endgame
+    17.2,   // walls x endgame
     0.0,    // walls x endgame x endgame
-    -7.2,   // supports under flat/wall/cap 0 x endgame
-    -0.2,   // supports under flat/wall/cap 1 x endgame
-    1.0,    // supports under flat/wall/cap 2 x endgame
-    21.4,   // captives under flat/wall/cap 0 x endgame
-    9.2,    // captives under flat/wall/cap 1 x endgame
-    -11.3,  // captives under flat/wall/cap 2 x endgame
-    -40.5,  // capstones in hand x endgame
+    -5.2,   // supports under flat/wall/cap 0 x endgame
+    1.9,    // supports under flat/wall/cap 1 x endgame
+    -0.6,   // supports under flat/wall/cap 2 x endgame
+    19.2,   // captives under flat/wall/cap 0 x endgame
+    10.5,   // captives under flat/wall/cap 1 x endgame
+    -9.3,   // captives under flat/wall/cap 2 x endgame
+    -38.9,  // capstones in hand x endgame
     0.0,    // stones in hand x endgame x endgame
     0.0,    // road threat, to move x endgame
-    20.9,   // one road threat x endgame
-    19.9,   // two or more road threats x endgame
-    6.6,    // road distance 2.. 0 x endgame
-    -2.2,   // road distance 2.. 1 x endgame
-    -5.6,   // road distance 2.. 2 x endgame
-    -1.3,   // road distance 2.. 3 x endgame
-    -4.7,   // road distance 2.. 4 x endgame
+    20.6,   // one road threat x endgame
+    20.0,   // two or more road threats x endgame
+    7.9,    // road distance 2.. 0 x endgame
+    -1.0,   // road distance 2.. 1 x endgame
+    -5.7,   // road distance 2.. 2 x endgame
+    -3.4,   // road distance 2.. 3 x endgame
+    -3.9,   // road distance 2.. 4 x endgame
     0.0,    // road distance 2.. 5 x endgame
-    -1.2,   // group spans squared x endgame
-    2.3,    // lines with 2.. pieces 0 x endgame
-    3.6,    // lines with 2.. pieces 1 x endgame
-    12.1,   // lines with 2.. pieces 2 x endgame
-    22.5,   // lines with 2.. pieces 3 x endgame
+    -0.6,   // group spans squared x endgame
+    0.9,    // lines with 2.. pieces 0 x endgame
+    1.7,    // lines with 2.. pieces 1 x endgame
+    11.7,   // lines with 2.. pieces 2 x endgame
+    22.8,   // lines with 2.. pieces 3 x endgame
     0.0,    // lines with 2.. pieces 4 x endgame
     0.0,    // lines with 2.. pieces 5 x endgame
-    12.9,   // capstone next to their stack x endgame
-    4.5,    // stack reach x endgame
-    16.1,   // supports x reach x endgame
-    -5.1,   // empty squares influenced x endgame
+    13.9,   // capstone next to their stack x endgame
+    4.8,    // stack reach x endgame
+    14.2,   // supports x reach x endgame
+    -5.5,   // empty squares influenced x endgame
 ];
 
-/// 6x6: the moves chosen in 1848938 positions of the same files (6 epochs), mean log-loss 3.1626, top-1 0.174.
+/// 6x6: the moves chosen in 1442465 positions of the same files (6 epochs), mean log-loss 3.1577, top-1 0.173.
 pub const MOVE_WEIGHTS_6: [f32; MOVE_FEATURES] = [
-    0.7506, -2.1749, 2.2740, 0.0080, -0.0218, 0.4858, 0.1708, 0.6595, 0.7001, 0.0000, 0.0000,
-    0.0000, 0.0000, -2.8298, -2.8310, -0.6148, -1.9407, 0.5490, 2.7873, 0.0000, 0.0000, 0.0000,
-    0.0000, 0.3560, 0.8493, 0.3494, 0.3551, 0.5207, 0.4748, -0.0598, 1.3591, 0.8278, 0.4130,
-    0.0547, 0.6339, 0.1868, 0.2889, 0.5686, 1.3747, 2.4453, 2.5122, -1.4108, -1.2260, -14.4835,
-    -0.3618, 0.3077, 0.3703, -0.0675, 0.5866, -1.7551, 2.0019, -0.6345, 1.3754, 3.8466, 1.3981,
-    -1.5175, 0.8563, 1.7207, 1.7460,
+    0.7599, -2.0753, 2.2902, -0.0005, -0.0621, 0.4218, 0.1892, 0.6641, 0.7910, 0.0000, 0.0000,
+    0.0000, 0.0000, -2.8938, -3.0440, -0.7791, -1.7827, 0.6485, 2.7300, 0.0000, 0.0000, 0.0000,
+    0.0000, 0.3488, 0.8545, 0.3145, 0.3669, 0.5208, 0.4325, -0.0213, 1.3754, 0.6105, 0.4269,
+    0.0258, 0.7262, 0.1988, 0.3208, 0.6648, 1.3646, 2.3554, 2.1530, -1.3565, -1.3186, -14.9607,
+    -0.3639, 0.3537, 0.3134, -0.0913, 0.5357, -1.7574, 2.0247, -0.6427, 1.3920, 3.9142, 1.3170,
+    -1.3947, 0.7700, 1.7715, 1.7655,
 ];
 
 /// The evaluation weights for `settings`, where they were fitted.
