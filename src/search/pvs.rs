@@ -144,7 +144,9 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     /// The first iteration's depth (helpers of a Lazy SMP search start deeper).
     start_depth: u32,
     moves: MoveStack<G::Move>,
-    order_keys: Vec<Vec<(i32, G::Move)>>,
+    order_keys: Vec<Vec<u64>>,
+    /// Per ply, the moves in the order searched, taken from the keys as needed.
+    ordered: MoveStack<G::Move>,
     /// The game's ordering scores of the moves being ordered.
     hints: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -169,6 +171,56 @@ pub struct Pvs<G: Game, T: TtAccess<<G as Game>::Move> = LocalTable<<G as Game>:
     no_null_at: u32,
     /// Whether this search gives history maluses (see [`Tuning::history_malus`]).
     malus: bool,
+    /// Static evaluations by position hash (see [`Pvs::evaluate`]).
+    eval_cache: EvalCache,
+}
+
+/// A direct-mapped table of static evaluations by position hash. The search evaluates
+/// many positions more than once (the leaves of one iteration are the pruned nodes of the
+/// next, and Tak transposes a lot); a hit returns the same value the evaluation would, so
+/// the search is unchanged, only faster where the evaluation costs more than a memory
+/// access (Tak's).
+struct EvalCache {
+    /// (hash, evaluation, whether the slot holds one); empty when off.
+    slots: Vec<(u64, i32, bool)>,
+}
+
+impl EvalCache {
+    fn new(bits: u32) -> Self {
+        EvalCache {
+            slots: if bits == 0 {
+                Vec::new()
+            } else {
+                vec![(0, 0, false); 1 << bits]
+            },
+        }
+    }
+
+    #[inline]
+    fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
+        if self.slots.is_empty() {
+            return evaluate();
+        }
+        let mask = self.slots.len() - 1;
+        let slot = &mut self.slots[key as usize & mask];
+        if slot.2 && slot.0 == key {
+            return slot.1;
+        }
+        let value = evaluate();
+        *slot = (key, value, true);
+        value
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill((0, 0, false));
+    }
+}
+
+/// An ordering key and a move's index in one integer whose ascending order is the keys'
+/// descending order, ties by ascending index.
+fn packed_order_key(key: i32, index: usize) -> u64 {
+    let descending = !((key as u32) ^ 0x8000_0000);
+    (u64::from(descending) << 32) | index as u64
 }
 
 #[inline]
@@ -200,6 +252,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             start_depth: start_depth.max(1),
             moves: MoveStack::default(),
             order_keys: Vec::new(),
+            ordered: MoveStack::default(),
             hints: Vec::new(),
             killers: Vec::new(),
             history: vec![0; HISTORY_SIZE],
@@ -217,6 +270,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             tuning: Tuning::new::<G>(),
             no_null_at: u32::MAX,
             malus: false,
+            eval_cache: EvalCache::new(knob("EVAL_CACHE_BITS", 16).clamp(0, 24) as u32),
         }
     }
 
@@ -281,12 +335,21 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         }
     }
 
-    /// Orders `moves` at `ply`: TT move, killers, then history plus the game's hint.
-    fn order(
+    /// The static evaluation of `pos`, from the cache when it holds it.
+    fn evaluate(&mut self, pos: &G) -> i32 {
+        let heuristic = self.heuristic;
+        self.eval_cache
+            .get_or(pos.hash(), || pos.evaluate(heuristic))
+    }
+
+    /// The ordering keys of `moves` at `ply` (TT move, killers, then history plus the
+    /// game's hint), each packed with the move's index (see [`packed_order_key`]), into
+    /// `self.order_keys[ply]`, unsorted.
+    fn order_keys(
         &mut self,
         pos: &G,
         ply: usize,
-        moves: &mut [G::Move],
+        moves: &[G::Move],
         tt_move: Option<G::Move>,
         use_hint: bool,
     ) {
@@ -299,27 +362,45 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             hints.clear();
             hints.resize(moves.len(), 0);
         }
-        let mut keyed = std::mem::take(&mut self.order_keys[ply]);
+        let keyed = &mut self.order_keys[ply];
         keyed.clear();
-        keyed.extend(moves.iter().zip(&hints).map(|(mv, &hint)| {
-            let key = if Some(*mv) == tt_move {
-                i32::MAX
-            } else if Some(*mv) == killers[0] {
-                i32::MAX - 1
-            } else if Some(*mv) == killers[1] {
-                i32::MAX - 2
-            } else {
-                history[history_index(mv)].saturating_add(hint)
-            };
-            (key, *mv)
-        }));
+        keyed.extend(
+            moves
+                .iter()
+                .zip(&hints)
+                .enumerate()
+                .map(|(i, (mv, &hint))| {
+                    let key = if Some(*mv) == tt_move {
+                        i32::MAX
+                    } else if Some(*mv) == killers[0] {
+                        i32::MAX - 1
+                    } else if Some(*mv) == killers[1] {
+                        i32::MAX - 2
+                    } else {
+                        history[history_index(mv)].saturating_add(hint)
+                    };
+                    packed_order_key(key, i)
+                }),
+        );
         self.hints = hints;
-        // Stable, so equal keys keep generation order and results stay deterministic.
-        keyed.sort_by_key(|entry| std::cmp::Reverse(entry.0));
-        for (slot, (_, mv)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = *mv;
+    }
+
+    /// Orders all `moves` at `ply` (the root's).
+    fn order(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        moves: &mut [G::Move],
+        tt_move: Option<G::Move>,
+        use_hint: bool,
+    ) {
+        self.order_keys(pos, ply, moves, tt_move, use_hint);
+        let keyed = &mut self.order_keys[ply];
+        keyed.sort_unstable();
+        let unsorted = moves.to_vec();
+        for (slot, &k) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = unsorted[k as u32 as usize];
         }
-        self.order_keys[ply] = keyed;
     }
 
     fn reward(&mut self, ply: usize, mv: G::Move, depth: i32) {
@@ -419,7 +500,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         }
         if depth <= 0 {
             self.horizon_hits += 1;
-            return pos.evaluate(self.heuristic);
+            return self.evaluate(pos);
         }
         // The game's solver, on a node it calls small (see the module doc).
         if self.use_prover && depth >= PROVER_DEPTH {
@@ -433,7 +514,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         if !pv_node && beta.abs() < WIN_THRESHOLD {
             let nulls = self.tuning.null_move && depth >= 3 && ply != self.no_null_at;
             if depth <= self.tuning.futility_depth || nulls {
-                let eval = pos.evaluate(self.heuristic);
+                let eval = self.evaluate(pos);
                 if depth <= self.tuning.futility_depth
                     && eval - self.tuning.futility_margin * depth >= beta
                 {
@@ -465,15 +546,19 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             }
         }
         let hits_before = self.horizon_hits;
-        let mut moves = self.moves.take(p);
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
+        let mut generated = self.moves.take(p);
+        pos.generate_moves(&mut generated);
+        if generated.is_empty() {
             // Games report a finished game through `outcome`; this is a safety net.
-            self.moves.give(p, moves);
+            self.moves.give(p, generated);
             self.horizon_hits += 1;
-            return pos.evaluate(self.heuristic);
+            return self.evaluate(pos);
         }
-        self.order(pos, p, &mut moves, tt_move, depth >= self.tuning.hint_depth);
+        self.order_keys(pos, p, &generated, tt_move, depth >= self.tuning.hint_depth);
+        // The moves are put in order a few at a time, as the search reaches them: most
+        // nodes stop after the first few (a cutoff, or late move pruning near the leaves).
+        let mut keys = std::mem::take(&mut self.order_keys[p]);
+        let mut moves = self.ordered.take(p);
         let killers = self.killers[p];
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -483,13 +568,18 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         } else {
             usize::MAX
         };
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..generated.len() {
             if i >= lmp_limit && best > -WIN_THRESHOLD {
                 // Late moves near the leaves are skipped once a move that does not lose
                 // at once has been found; the result is then bounded by a horizon.
                 self.horizon_hits += 1;
                 break;
             }
+            if i == moves.len() {
+                let next = super::order::sort_next(&mut keys, i);
+                moves.extend(next.iter().map(|&k| generated[k as u32 as usize]));
+            }
+            let mv = moves[i];
             let quiet = Some(mv) != tt_move && Some(mv) != killers[0] && Some(mv) != killers[1];
             let mut reduction = 0;
             if self.tuning.reductions && depth >= 3 && i >= self.tuning.lmr_min_index && quiet {
@@ -522,8 +612,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             };
             pos.unmake_move(mv, undo);
             if self.aborted {
-                self.moves.give(p, moves);
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -541,7 +630,12 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
                 }
             }
         }
-        self.moves.give(p, moves);
+        self.moves.give(p, generated);
+        self.ordered.give(p, moves);
+        self.order_keys[p] = keys;
+        if self.aborted {
+            return 0;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -946,6 +1040,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             prover.clear();
         }
         self.prover_misses.iter_mut().for_each(|m| *m = 0);
+        self.eval_cache.clear();
     }
 }
 
@@ -1055,6 +1150,79 @@ mod tests {
         assert_eq!((h(&s, a), h(&s, b), h(&s, c), h(&s, d)), (1, 10, 1, 10));
         s.punish(&[a], [None, None, None], 5000);
         assert_eq!(h(&s, a), -(1 << 24), "bounded below");
+    }
+
+    #[test]
+    fn packed_keys_sort_as_a_stable_sort_by_descending_key() {
+        let keys = [
+            0,
+            5,
+            -3,
+            5,
+            i32::MAX,
+            i32::MIN,
+            0,
+            i32::MAX - 2,
+            -3,
+            i32::MIN + 1,
+            7,
+            -1,
+        ];
+        let mut stable: Vec<usize> = (0..keys.len()).collect();
+        stable.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+        let mut packed: Vec<u64> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| packed_order_key(k, i))
+            .collect();
+        packed.sort_unstable();
+        let order: Vec<usize> = packed.iter().map(|&k| k as u32 as usize).collect();
+        assert_eq!(order, stable);
+    }
+
+    /// The search with the evaluation cache visits the same nodes and gives the same
+    /// result as the search without it, on every Tak position of the bench and on a
+    /// 6x6 middle game searched twice in a row (the second search hits the cache).
+    #[test]
+    fn the_evaluation_cache_leaves_the_search_unchanged() {
+        let run = |cache_bits: u32, spec: &[i64], position: &str, depth: u32| {
+            let settings = Tak::settings(spec).unwrap();
+            let mut pos = if position == "startpos" {
+                Tak::start(&settings)
+            } else {
+                Tak::parse_position(&settings, position).unwrap()
+            };
+            let mut s = Pvs::<Tak>::new(Tak::heuristics()[0].1, 8, Duration::ZERO);
+            s.eval_cache = EvalCache::new(cache_bits);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            (0..2)
+                .map(|_| {
+                    let r = s.search(
+                        &mut pos,
+                        &Limits::depth(depth),
+                        &Control::new(&stop),
+                        &mut |_| {},
+                    );
+                    (r.best, r.score, r.nodes, r.pv)
+                })
+                .collect::<Vec<_>>()
+        };
+        let cases = [
+            (&[5, 0, 0][..], "startpos", 4),
+            (&[5, 0, 0][..], "x5/x5/x2,2,x2/x,1,1,2,x/x5 1 4", 5),
+            (&[6, 4, 0][..], crate::games::tak::MIDGAME_6, 5),
+        ];
+        for (spec, position, depth) in cases {
+            let without = run(0, spec, position, depth);
+            // A cache of 2^4 slots also forces collisions of different positions.
+            for bits in [4, 16] {
+                assert_eq!(
+                    run(bits, spec, position, depth),
+                    without,
+                    "{position}, {bits} bits"
+                );
+            }
+        }
     }
 
     #[test]
