@@ -309,6 +309,113 @@ fn influence_and_spans_match_counting_square_by_square() {
     assert!(influenced > 1000, "{influenced}");
 }
 
+/// The road distance found by growing whole groups layer by layer against a shortest
+/// path square by square (a 0-1 breadth-first search: own road pieces cost nothing, empty
+/// squares one, anything else blocks), from one edge to the opposite, both directions;
+/// more than the board size counts as no road. Random play on 3x3 to 8x8.
+#[test]
+fn road_distance_is_the_shortest_path_square_by_square() {
+    let by_squares = |p: &Tak, side: Side| -> Option<u32> {
+        let g = p.geo;
+        let n = g.n;
+        let road = p.road_pieces(side);
+        let empty = g.board & !p.occupied();
+        let cost = |sq: usize| -> Option<u32> {
+            let bit = 1u64 << sq;
+            if road & bit != 0 {
+                Some(0)
+            } else if empty & bit != 0 {
+                Some(1)
+            } else {
+                None
+            }
+        };
+        let mut best: Option<u32> = None;
+        for across in [true, false] {
+            let start = |sq: usize| if across { sq % n == 0 } else { sq / n == 0 };
+            let goal = |sq: usize| {
+                if across {
+                    sq % n == n - 1
+                } else {
+                    sq / n == n - 1
+                }
+            };
+            let mut dist = vec![u32::MAX; n * n];
+            let mut queue = std::collections::VecDeque::new();
+            for sq in (0..n * n).filter(|&sq| start(sq)) {
+                if let Some(c) = cost(sq) {
+                    dist[sq] = c;
+                    if c == 0 {
+                        queue.push_front(sq);
+                    } else {
+                        queue.push_back(sq);
+                    }
+                }
+            }
+            while let Some(sq) = queue.pop_front() {
+                let (r, c) = (sq / n, sq % n);
+                let mut next = Vec::new();
+                if c + 1 < n {
+                    next.push(sq + 1);
+                }
+                if c > 0 {
+                    next.push(sq - 1);
+                }
+                if r + 1 < n {
+                    next.push(sq + n);
+                }
+                if r > 0 {
+                    next.push(sq - n);
+                }
+                for t in next {
+                    if let Some(w) = cost(t) {
+                        if dist[sq] + w < dist[t] {
+                            dist[t] = dist[sq] + w;
+                            if w == 0 {
+                                queue.push_front(t);
+                            } else {
+                                queue.push_back(t);
+                            }
+                        }
+                    }
+                }
+            }
+            let d = (0..n * n).filter(|&sq| goal(sq)).map(|sq| dist[sq]).min();
+            if let Some(d) = d.filter(|&d| d as usize <= n) {
+                best = Some(best.map_or(d, |b| b.min(d)));
+            }
+        }
+        best
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    random_play(3..=8, 120, 11, |p| {
+        for side in [Side::First, Side::Second] {
+            let got = eval::road_distance(p, side);
+            assert_eq!(
+                got,
+                by_squares(p, side),
+                "{side:?} in {}",
+                p.format_position()
+            );
+            *seen.entry(got).or_insert(0) += 1;
+        }
+    });
+    // Every distance from a finished road (the last position of a game won by a road)
+    // to none at all came up.
+    for (d, least) in [
+        (Some(0), 1),
+        (Some(1), 100),
+        (Some(4), 100),
+        (Some(8), 100),
+        (None, 100),
+    ] {
+        assert!(
+            seen.get(&d).copied().unwrap_or(0) >= least,
+            "{d:?}: {seen:?}"
+        );
+    }
+}
+
 /// The tapered copies: every per-side feature again, times the endgame measure, except
 /// those that are already such a product and the fixed threat to move (no copy, zero).
 /// The measure is worked out here from the rules' piece counts (3x3: 10 stones, 4x4: 15,
