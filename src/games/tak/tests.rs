@@ -332,7 +332,13 @@ fn road_distance_is_the_shortest_path_square_by_square() {
         };
         let mut best: Option<u32> = None;
         for across in [true, false] {
-            let start = |sq: usize| if across { sq % n == 0 } else { sq / n == 0 };
+            let start = |sq: usize| {
+                if across {
+                    sq.is_multiple_of(n)
+                } else {
+                    sq / n == 0
+                }
+            };
             let goal = |sq: usize| {
                 if across {
                     sq % n == n - 1
