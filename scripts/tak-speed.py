@@ -22,17 +22,25 @@ POSITIONS = ROOT / "tests" / "data" / "tak-speed-positions.txt"
 
 
 def run(agon, lines, nodes):
-    p = subprocess.Popen([agon], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    # A file named without a directory is run from here, not looked up on PATH.
+    command = os.path.abspath(agon) if os.path.exists(agon) else agon
+    try:
+        p = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        sys.exit(f"tak-speed: cannot run {agon!r}: {e.strerror}")
 
     def send(command):
-        p.stdin.write(command + "\n")
-        p.stdin.flush()
+        try:
+            p.stdin.write(command + "\n")
+            p.stdin.flush()
+        except BrokenPipeError:
+            sys.exit(f"tak-speed: {agon} stopped reading (sending {command!r})")
 
     def wait_for(word):
         for line in p.stdout:
             if line.startswith(word):
                 return line
-        sys.exit(f"{agon} ended before answering {word!r}")
+        sys.exit(f"tak-speed: {agon} ended before answering {word!r}")
 
     send("tei")
     wait_for("teiok")
@@ -52,6 +60,8 @@ def run(agon, lines, nodes):
             elif line.startswith("bestmove"):
                 best.append(line.strip())
                 break
+        else:
+            sys.exit(f"tak-speed: {agon} ended before answering 'go' after: position startpos moves {moves}")
         spent += time.perf_counter() - start
         depths += int(last.split()[2]) if last else 0
     send("quit")
@@ -63,8 +73,13 @@ def run(agon, lines, nodes):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    nodes = int(os.environ.get("NODES", "400000"))
-    repeat = int(os.environ.get("REPEAT", "3"))
+    settings = {}
+    for name, default in (("NODES", "400000"), ("REPEAT", "3")):
+        text = os.environ.get(name, default)
+        if not text.isdigit() or int(text) == 0:
+            sys.exit(f"tak-speed: {name} must be a positive whole number, not {text!r}")
+        settings[name] = int(text)
+    nodes, repeat = settings["NODES"], settings["REPEAT"]
     lines = [l.strip() for l in POSITIONS.read_text().splitlines() if l.strip() and not l.startswith("#")]
     times = {agon: [] for agon in sys.argv[1:]}
     for _ in range(repeat):

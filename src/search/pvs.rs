@@ -223,6 +223,12 @@ fn packed_order_key(key: i32, index: usize) -> u64 {
     (u64::from(descending) << 32) | index as u64
 }
 
+/// The move index packed into a key by [`packed_order_key`].
+#[inline]
+fn key_index(key: u64) -> usize {
+    key as u32 as usize
+}
+
 #[inline]
 fn history_index<Move: std::hash::Hash>(mv: &Move) -> usize {
     (fxhash::hash64(mv) as usize) & (HISTORY_SIZE - 1)
@@ -399,7 +405,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         keyed.sort_unstable();
         let unsorted = moves.to_vec();
         for (slot, &k) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = unsorted[k as u32 as usize];
+            *slot = unsorted[key_index(k)];
         }
     }
 
@@ -577,7 +583,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             }
             if i == moves.len() {
                 let next = super::order::sort_next(&mut keys, i);
-                moves.extend(next.iter().map(|&k| generated[k as u32 as usize]));
+                moves.extend(next.iter().map(|&k| generated[key_index(k)]));
             }
             let mv = moves[i];
             let quiet = Some(mv) != tt_move && Some(mv) != killers[0] && Some(mv) != killers[1];
@@ -1176,13 +1182,14 @@ mod tests {
             .map(|(i, &k)| packed_order_key(k, i))
             .collect();
         packed.sort_unstable();
-        let order: Vec<usize> = packed.iter().map(|&k| k as u32 as usize).collect();
+        let order: Vec<usize> = packed.iter().map(|&k| key_index(k)).collect();
         assert_eq!(order, stable);
     }
 
     /// The search with the evaluation cache visits the same nodes and gives the same
-    /// result as the search without it, on every Tak position of the bench and on a
-    /// 6x6 middle game searched twice in a row (the second search hits the cache).
+    /// result as the search without it, on each of the three Tak bench positions (5x5
+    /// start, a 5x5 and a 6x6 middle game), each searched twice in a row (the second
+    /// search finds the first one's evaluations in the cache).
     #[test]
     fn the_evaluation_cache_leaves_the_search_unchanged() {
         let run = |cache_bits: u32, spec: &[i64], position: &str, depth: u32| {
