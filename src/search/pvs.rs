@@ -3,17 +3,18 @@
 //! pruning, and time management.
 //!
 //! # Inexact pruning
-//! Each game opts in to what its measurements justify ([`Game::selectivity`]): late move
-//! reductions and late move pruning (moves late in the order searched shallower, or not
-//! at all near the leaves); reverse futility pruning (a node away from the principal
-//! variation whose static evaluation beats beta by a margin per ply left is cut, at most
-//! `RFP_DEPTH` plies from the leaves); and null-move pruning (a node away from the
-//! principal variation whose evaluation is at least beta passes, where the game allows
-//! it, [`Game::make_null`]; if the opponent's reply, searched `2 + depth / 6` plies
-//! shallower with a null window, still leaves it at or above beta, the node is cut; never
-//! twice in a row, never on a proven score). Where the game asks for it
-//! ([`Game::history_malus`]), the quiet moves searched before a cutoff lose in history what
-//! the cutoff move gains.
+//! Each game opts in to what its measurements justify ([`Game::selectivity`]): late
+//! move reductions and late move pruning (moves late in the order searched shallower,
+//! or not at all near the leaves; the root's late moves are reduced too, by less);
+//! reverse futility pruning (a node away from the principal variation whose static
+//! evaluation beats beta by a margin per ply left is cut, at most `RFP_DEPTH` plies
+//! from the leaves); and null-move pruning (a node away from the principal variation
+//! whose evaluation is at least beta passes, where the game allows it,
+//! [`Game::make_null`]; if the opponent's reply, searched `2 + depth / 6` plies
+//! shallower with a null window, still leaves it at or above beta, the node is cut;
+//! never twice in a row, never on a proven score). Where the game asks for it
+//! ([`Game::history_malus`]), the quiet moves searched before a cutoff lose in history
+//! what the cutoff move gains.
 //!
 //! Scores are distance-aware (see [`super`]): the shortest win and the longest loss are
 //! preferred. A subtree that no search horizon limited is stored in the table as exact
@@ -79,6 +80,9 @@ struct Tuning {
     /// Reverse futility pruning at this depth and below (0: off), margin per ply.
     futility_depth: i32,
     futility_margin: i32,
+    /// Late move reductions at the root too, [`ROOT_LMR_LESS`] plies less than in the
+    /// tree.
+    root_reductions: bool,
 }
 
 impl Tuning {
@@ -119,10 +123,15 @@ impl Tuning {
                 0
             },
             futility_margin: knob("RFP_MARGIN", 150),
+            root_reductions: knob("ROOT_LMR", 1) == 1,
         }
     }
 }
 
+/// Late move reductions at the root are this many plies smaller than the tree's
+/// (one less than at a principal-variation node). Tak 6x6 komi 2 against Tiltak at fixed
+/// nodes: 2 plies less scored better than 1 and than none (see the commit).
+const ROOT_LMR_LESS: i32 = 2;
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
@@ -675,11 +684,27 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         let mut best = None;
         let hits_before = self.horizon_hits;
         for (i, &mv) in root.iter().enumerate() {
+            // Late moves are searched shallower first, as in the tree but by less; one
+            // that beats the best so far is searched again at full depth.
+            let mut reduction = 0;
+            if self.tuning.reductions
+                && self.tuning.root_reductions
+                && depth >= 3
+                && i >= self.tuning.lmr_min_index
+            {
+                reduction = (self.tuning.lmr_table[(depth as usize).min(63)][i.min(63)]
+                    - ROOT_LMR_LESS)
+                    .clamp(0, depth - 2);
+            }
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
             } else {
-                let s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, control);
+                let mut s =
+                    -self.negamax(pos, depth - 1 - reduction, 1, -alpha - 1, -alpha, control);
+                if s > alpha && reduction > 0 && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, control);
+                }
                 if s > alpha && !self.aborted {
                     -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
                 } else {
