@@ -128,6 +128,18 @@ impl Tuning {
     }
 }
 
+impl Tuning {
+    /// The late move reduction of the move at `index` in the order at `depth`: the
+    /// table's, `less` plies smaller, and never below 0 or deeper than to depth 1 (0 with
+    /// reductions off, before the `lmr_min_index`-th move and below depth 3).
+    fn late_reduction(&self, depth: i32, index: usize, less: i32) -> i32 {
+        if !self.reductions || depth < 3 || index < self.lmr_min_index {
+            return 0;
+        }
+        (self.lmr_table[(depth as usize).min(63)][index.min(63)] - less).clamp(0, depth - 2)
+    }
+}
+
 /// Late move reductions at the root are this many plies smaller than the tree's
 /// (one less than at a principal-variation node). Tak 6x6 komi 2 against Tiltak at fixed
 /// nodes: 2 plies less scored better than 1 and than none (see the commit).
@@ -600,34 +612,16 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             }
             let mv = moves[i];
             let quiet = Some(mv) != tt_move && Some(mv) != killers[0] && Some(mv) != killers[1];
-            let mut reduction = 0;
-            if self.tuning.reductions && depth >= 3 && i >= self.tuning.lmr_min_index && quiet {
-                reduction = self.tuning.lmr_table[(depth as usize).min(63)][i.min(63)];
-                if pv_node {
-                    reduction -= 1;
-                }
-                reduction = reduction.clamp(0, depth - 2);
-            }
+            let reduction = if quiet {
+                self.tuning.late_reduction(depth, i, i32::from(pv_node))
+            } else {
+                0
+            };
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
             } else {
-                let mut s = -self.negamax(
-                    pos,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    control,
-                );
-                if s > alpha && reduction > 0 && !self.aborted {
-                    s = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, control);
-                }
-                if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
-                } else {
-                    s
-                }
+                self.search_later(pos, depth, ply + 1, alpha, beta, reduction, control)
             };
             pos.unmake_move(mv, undo);
             if self.aborted {
@@ -672,6 +666,35 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         best
     }
 
+    /// The score of a move after the first one at a node searched at `depth` with the
+    /// window (`alpha`, `beta`), the move made (`child_ply` is the position's ply): a
+    /// null-window search `reduction` plies shallower; again at full depth if that beats
+    /// `alpha`; and with the full window if the score then falls inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_later(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        child_ply: u32,
+        alpha: i32,
+        beta: i32,
+        reduction: i32,
+        control: &Control<'_>,
+    ) -> i32 {
+        let null_window = |this: &mut Self, pos: &mut G, d: i32| {
+            -this.negamax(pos, d, child_ply, -alpha - 1, -alpha, control)
+        };
+        let mut s = null_window(self, pos, depth - 1 - reduction);
+        if s > alpha && reduction > 0 && !self.aborted {
+            s = null_window(self, pos, depth - 1);
+        }
+        if s > alpha && s < beta && !self.aborted {
+            -self.negamax(pos, depth - 1, child_ply, -beta, -alpha, control)
+        } else {
+            s
+        }
+    }
+
     /// One iteration at the root. Returns the best score and move among fully searched
     /// moves (`None` if the first move was not finished).
     fn search_root(
@@ -688,32 +711,17 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         let mut best = None;
         let hits_before = self.horizon_hits;
         for (i, &mv) in root.iter().enumerate() {
-            // Late moves are searched shallower first, as in the tree but by less; one
-            // that beats the best so far is searched again at full depth.
-            let mut reduction = 0;
-            if self.tuning.reductions
-                && self.tuning.root_reductions
-                && depth >= 3
-                && i >= self.tuning.lmr_min_index
-            {
-                reduction = (self.tuning.lmr_table[(depth as usize).min(63)][i.min(63)]
-                    - ROOT_LMR_LESS)
-                    .clamp(0, depth - 2);
-            }
+            // Late moves are reduced as in the tree, but by less.
+            let reduction = if self.tuning.root_reductions {
+                self.tuning.late_reduction(depth, i, ROOT_LMR_LESS)
+            } else {
+                0
+            };
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
             } else {
-                let mut s =
-                    -self.negamax(pos, depth - 1 - reduction, 1, -alpha - 1, -alpha, control);
-                if s > alpha && reduction > 0 && !self.aborted {
-                    s = -self.negamax(pos, depth - 1, 1, -alpha - 1, -alpha, control);
-                }
-                if s > alpha && !self.aborted {
-                    -self.negamax(pos, depth - 1, 1, -beta, -alpha, control)
-                } else {
-                    s
-                }
+                self.search_later(pos, depth, 1, alpha, beta, reduction, control)
             };
             pos.unmake_move(mv, undo);
             if self.aborted {

@@ -3,7 +3,7 @@
 //! Two deadlines: the *soft* one, after which no new iteration is started (with a clock,
 //! none after 65% of it: `CLOCK_START_FRACTION` in `pvs.rs`), and the *hard* one, at which
 //! a running iteration is abandoned. With a clock the engine budgets
-//! `time / moves_to_go + increment` (moves to go defaults to 20 in sudden death, which
+//! `time / moves_to_go + 3/4 increment` (moves to go defaults to 20 in sudden death, which
 //! leaves a reserve for the rest of the game), never more than half of what is left, and
 //! always keeps `move_overhead` back for the controller's and the pipe's latency.
 
