@@ -1273,6 +1273,61 @@ mod tests {
         }
     }
 
+    /// A root move far down the order is reduced, but when the reduced search finds that
+    /// it wins, it is searched again at full depth and played. 5x5, White to move: d3
+    /// (or a flat on another square that joins the row a3-c3 to the column d1, d2, d4)
+    /// leaves two or more squares that each complete a road, and Black can cover only one
+    /// (a win in three plies, which no move shows at once; 12 of the 40-odd moves do
+    /// it). The moves that win are found
+    /// by plain minimax (no pruning) and put last in the root's order.
+    #[test]
+    fn a_late_reduced_root_move_that_wins_is_searched_again_and_played() {
+        use crate::search::minimax::Minimax;
+        let settings = Tak::settings(&[5, 0, 0]).unwrap();
+        let mut pos =
+            Tak::parse_position(&settings, "2,2,x3/x3,1,x/1,1,1,x2/x3,1,x/2,x2,1,x 1 8").unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let control = Control::new(&stop);
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mover = pos.side_to_move();
+        let (mut winners, mut others) = (Vec::new(), Vec::new());
+        for &mv in &moves {
+            let undo = pos.make_move(mv);
+            assert_ne!(
+                pos.outcome(),
+                Some(Outcome::Win(mover)),
+                "no move wins at once"
+            );
+            let mut plain = Minimax::<Tak>::new(Tak::heuristics()[0].1, 2);
+            let reply = plain.search(&mut pos, &Limits::depth(2), &control, &mut |_| {});
+            pos.unmake_move(mv, undo);
+            if reply.score <= -WIN_THRESHOLD {
+                winners.push(mv);
+            } else {
+                others.push(mv);
+            }
+        }
+        assert!(
+            !winners.is_empty() && others.len() >= 3 * winners.len(),
+            "{winners:?}"
+        );
+        let mut root = others;
+        let first_winner = root.len();
+        root.extend(&winners);
+        for depth in [3, 4] {
+            let mut s = Pvs::<Tak>::new(Tak::heuristics()[0].1, 8, Duration::ZERO);
+            assert!(s.tuning.root_reductions);
+            assert!(
+                s.tuning.late_reduction(depth, first_winner, ROOT_LMR_LESS) >= 1,
+                "the winners are reduced at depth {depth}"
+            );
+            let (score, best) = s.search_root(&mut pos, &mut root.clone(), depth, &control);
+            assert!(score >= WIN_THRESHOLD, "depth {depth}: score {score}");
+            assert!(winners.contains(&best.unwrap()), "depth {depth}: {best:?}");
+        }
+    }
+
     #[test]
     fn tak_uses_the_malus_on_5x5_only() {
         let tak = |spec: &[i64]| Tak::start(&Tak::settings(spec).unwrap()).history_malus();
