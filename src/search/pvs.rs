@@ -1274,12 +1274,11 @@ mod tests {
     }
 
     /// A root move far down the order is reduced, but when the reduced search finds that
-    /// it wins, it is searched again at full depth and played. 5x5, White to move: d3
-    /// (or a flat on another square that joins the row a3-c3 to the column d1, d2, d4)
-    /// leaves two or more squares that each complete a road, and Black can cover only one
-    /// (a win in three plies, which no move shows at once; 12 of the 40-odd moves do
-    /// it). The moves that win are found
-    /// by plain minimax (no pruning) and put last in the root's order.
+    /// it wins, it is searched again at full depth and played. 5x5, White to move, no
+    /// move wins at once, but 12 of the 70 leave two or more squares that each complete a
+    /// road, of which Black can cover only one (a win in three plies; d3, for one, joins
+    /// the row a3-c3 to the column d1, d2, d4). Plain minimax (no pruning) finds the
+    /// moves that win; they are put last in the root's order.
     #[test]
     fn a_late_reduced_root_move_that_wins_is_searched_again_and_played() {
         use crate::search::minimax::Minimax;
