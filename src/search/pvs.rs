@@ -126,9 +126,7 @@ impl Tuning {
             root_reductions: knob("ROOT_LMR", 1) == 1,
         }
     }
-}
 
-impl Tuning {
     /// The late move reduction of the move at `index` in the order at `depth`: the
     /// table's, `less` plies smaller, and never below 0 or deeper than to depth 1 (0 with
     /// reductions off, before the `lmr_min_index`-th move and below depth 3).
