@@ -62,14 +62,25 @@ pub(super) fn grow(g: &Geometry, seed: u64, mask: u64) -> u64 {
     }
 }
 
-/// Fewest empty squares `side` must fill to join `from` to `to` through its road pieces
-/// (None when walls, capstones and the opponent's pieces cut every path).
-fn distance_between(g: &Geometry, road: u64, empty: u64, from: u64, to: u64) -> Option<u32> {
+/// Fewest empty squares `side` must fill to join `from` to `to` through its road pieces,
+/// if that is at most `limit` (None when it is more, or when walls, capstones and the
+/// opponent's pieces cut every path).
+fn distance_between(
+    g: &Geometry,
+    road: u64,
+    empty: u64,
+    from: u64,
+    to: u64,
+    limit: u32,
+) -> Option<u32> {
     let mut reach = grow(g, from & road, road);
     let mut cost = 0;
     loop {
         if reach & to != 0 {
             return Some(cost);
+        }
+        if cost >= limit {
+            return None;
         }
         let next = grow(g, reach | ((neighbours(g, reach) | from) & empty), road);
         if next == reach {
@@ -77,22 +88,21 @@ fn distance_between(g: &Geometry, road: u64, empty: u64, from: u64, to: u64) -> 
         }
         reach = next;
         cost += 1;
-        if cost as usize > g.n {
-            return None;
-        }
     }
 }
 
-/// Fewest placements `side` needs for a road, either direction.
+/// Fewest placements `side` needs for a road, either direction (None beyond the board
+/// size, or when every path is cut). The second direction is searched only for a
+/// shorter road than the first's.
 pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
     let g = pos.geo;
     let road = pos.road_pieces(side);
     let empty = g.board & !pos.occupied();
-    let across = distance_between(g, road, empty, g.col_first, g.col_last);
-    let up = distance_between(g, road, empty, g.row_first, g.row_last);
-    match (across, up) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+    let n = g.n as u32;
+    match distance_between(g, road, empty, g.col_first, g.col_last, n) {
+        Some(0) => Some(0),
+        Some(a) => distance_between(g, road, empty, g.row_first, g.row_last, a - 1).or(Some(a)),
+        None => distance_between(g, road, empty, g.row_first, g.row_last, n),
     }
 }
 
