@@ -2,6 +2,14 @@
 //! transposition table, TT-move / killer / history move ordering, mate-distance
 //! pruning, and time management.
 //!
+//! The table's move is searched before the other moves of a node are scored: the
+//! scoring (history and the game's hint for every move) is paid only when the table's
+//! move does not cut off, and then uses the history its search updated. On Tak 6x6
+//! komi 2 against Tiltak at fixed nodes (agon 20,000, Tiltak 4,000 visits, seeds 91-94)
+//! that scored 46.3% over 400 games against 43.3%, and searched agon's positions of
+//! four games at 0.1 s a move to the same depth about 13% sooner. Searching the killers
+//! before the scoring too scored 42.4% over 163 games (seeds 93 and 94), and was left out.
+//!
 //! # Inexact pruning
 //! Each game opts in to what its measurements justify ([`Game::selectivity`]): late
 //! move reductions and late move pruning (moves late in the order searched shallower,
@@ -583,12 +591,19 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             self.horizon_hits += 1;
             return self.evaluate(pos);
         }
-        self.order_keys(pos, p, &generated, tt_move, depth >= self.tuning.hint_depth);
+        // The table's move, when it is legal here, is searched before the other moves are
+        // scored: at most nodes it cuts off, and the scoring (the game's hints for every
+        // move) is then never paid for. The others are scored after its search, with the
+        // history it has updated.
+        let use_hint = depth >= self.tuning.hint_depth;
+        let killers = self.killers[p];
+        let mut moves = self.ordered.take(p);
+        moves.extend(tt_move.filter(|m| generated.contains(m)));
+        let first_unscored = moves.len();
         // The moves are put in order a few at a time, as the search reaches them: most
         // nodes stop after the first few (a cutoff, or late move pruning near the leaves).
         let mut keys = std::mem::take(&mut self.order_keys[p]);
-        let mut moves = self.ordered.take(p);
-        let killers = self.killers[p];
+        let mut scored = false;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -605,7 +620,16 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
                 break;
             }
             if i == moves.len() {
-                let next = super::order::sort_next(&mut keys, i);
+                if !scored {
+                    self.order_keys[p] = keys;
+                    self.order_keys(pos, p, &generated, tt_move, use_hint);
+                    keys = std::mem::take(&mut self.order_keys[p]);
+                    if first_unscored > 0 {
+                        keys.retain(|&k| Some(generated[key_index(k)]) != tt_move);
+                    }
+                    scored = true;
+                }
+                let next = super::order::sort_next(&mut keys, i - first_unscored);
                 moves.extend(next.iter().map(|&k| generated[key_index(k)]));
             }
             let mv = moves[i];
