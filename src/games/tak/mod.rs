@@ -213,7 +213,7 @@ fn build_geometry(n: usize) -> Geometry {
     g
 }
 
-fn geometry(n: usize) -> &'static Geometry {
+pub(crate) fn geometry(n: usize) -> &'static Geometry {
     static G: [OnceLock<Geometry>; 9] = [const { OnceLock::new() }; 9];
     G[n].get_or_init(|| build_geometry(n))
 }
