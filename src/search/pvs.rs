@@ -8,7 +8,7 @@
 //! komi 2 against Tiltak at fixed nodes (agon 20,000, Tiltak 4,000 visits, seeds 91-94)
 //! that scored 46.3% over 400 games against 43.3%, and searched agon's positions of
 //! four games at 0.1 s a move to the same depth about 13% sooner. Searching the killers
-//! before the scoring too scored 42.4% over 163 games (seeds 93 and 94), and was left out.
+//! before the scoring too scored 42.3% over 163 games (seeds 93 and 94), and was left out.
 //!
 //! # Inexact pruning
 //! Each game opts in to what its measurements justify ([`Game::selectivity`]): late
