@@ -114,13 +114,19 @@ pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
 /// road exists yet: the game would be over). Two floods per direction, whatever the
 /// number of candidate squares.
 pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
+    road_completions(pos, side) & pos.geo.board & !pos.occupied()
+}
+
+/// Squares that would complete a road of `side` if they were its road pieces, the rest
+/// unchanged: on or next to the part connected to one edge and on or next to the part
+/// connected to the opposite edge (the empty ones are [`road_threats`]).
+pub(crate) fn road_completions(pos: &Tak, side: Side) -> u64 {
     let g = pos.geo;
     let road = pos.road_pieces(side);
-    let empty = g.board & !pos.occupied();
     let reach = |edge: u64| edge | neighbours(g, grow(g, road & edge, road));
     let across = reach(g.col_first) & reach(g.col_last);
     let up = reach(g.row_first) & reach(g.row_last);
-    (across | up) & empty
+    (across | up) & g.board
 }
 
 /// The same squares found one at a time: a flat tried on each candidate square and the

@@ -547,7 +547,12 @@ impl Tak {
 
     /// Whether `side` has a road.
     pub fn has_road(&self, side: Side) -> bool {
-        let road = self.road_pieces(side);
+        self.road_in(self.road_pieces(side))
+    }
+
+    /// Whether the squares `road` join two opposite edges.
+    #[inline]
+    fn road_in(&self, road: u64) -> bool {
         let g = self.geo;
         if (road.count_ones() as usize) < g.n {
             return false;
@@ -664,6 +669,145 @@ impl Tak {
         } else {
             white_margin < 0
         }
+    }
+
+    /// Whether the side to move can complete a road with a spread, without generating
+    /// the moves (`completions`: the squares that would complete its road,
+    /// [`eval::road_completions`]). Two kinds are looked for:
+    /// - one flat stepping onto a square of `completions` topped by a stack or the
+    ///   opponent's flat, when the road does not need the square it leaves (a step onto an
+    ///   empty square of `completions` is a placement's win too);
+    /// - a spread from a stack of two or more topped by a flat or a capstone, or from a
+    ///   capstone, that leaves one of the mover's pieces on top of every square it drops
+    ///   on, or a capstone alone ending the spread on a wall and flattening it.
+    ///
+    /// Sound: a `true` is a legal move after which the mover has a road, and so wins (the
+    /// mover's road wins even when the spread makes one for the opponent too). Not
+    /// complete: a road through a square the spread leaves under the opponent's piece, or
+    /// made by a wall-topped stack, is not looked for (9 such positions against 247 found
+    /// in the random play of the test
+    /// `winning_spreads_found_without_generating_them_are_real`).
+    ///
+    /// Carried pieces are `b1..bk` from the bottom, `bk` the mover's top. Dropped on `j`
+    /// squares, a square's top is the last piece of its group, so every square can get an
+    /// own top exactly when `j - 1` of `b1..b(k-1)` are the mover's (the ends of the
+    /// groups); the square left keeps an own top when the piece under the carried ones is
+    /// the mover's. With a flat or capstone on top, more squares covered only add road
+    /// pieces, so each direction needs at most two tries: the most squares with an own top
+    /// left behind, and the most over all carries.
+    fn wins_by_spreading(&self, completions: u64) -> bool {
+        let g = self.geo;
+        let me = self.to_move.index();
+        let road = self.road_pieces(self.to_move);
+        let mut steps = completions & self.occupied() & !self.walls & !self.caps & !road;
+        while steps != 0 {
+            let t = steps.trailing_zeros() as usize;
+            steps &= steps - 1;
+            let mut from = eval::neighbours(g, 1 << t) & self.flats(self.to_move);
+            while from != 0 {
+                let sq = from.trailing_zeros() as usize;
+                from &= from - 1;
+                if self.heights[sq] == 1 && self.road_in((road & !(1 << sq)) | 1 << t) {
+                    return true;
+                }
+            }
+        }
+        // The first `j` squares of a ray, nearest first.
+        let first = |ray: u64, dir: usize, j: usize| -> u64 {
+            if j == 0 {
+                0
+            } else if dir < 2 {
+                let mut r = ray;
+                for _ in 0..j {
+                    r &= r - 1;
+                }
+                ray & !r
+            } else {
+                let mut r = ray;
+                for _ in 0..j {
+                    r &= !(1u64 << (63 - r.leading_zeros()));
+                }
+                ray & !r
+            }
+        };
+        let mut stacks = self.tops[me];
+        // Every square some spread could put an own top on: if even all of them together
+        // make no road, no spread does.
+        let mut reachable = 0;
+        let mut candidates = 0u64;
+        while stacks != 0 {
+            let sq = stacks.trailing_zeros() as usize;
+            stacks &= stacks - 1;
+            let h = self.heights[sq] as usize;
+            let cap = self.caps >> sq & 1 == 1;
+            if (h < 2 && !cap) || self.walls >> sq & 1 == 1 {
+                continue;
+            }
+            candidates |= 1 << sq;
+            let carry = h.min(g.n);
+            for dir in 0..4 {
+                let (dist, wall) = self.reach(sq, dir);
+                let ray = g.ray[sq][dir];
+                reachable |= first(ray, dir, dist.min(carry));
+                if cap && wall && carry > dist {
+                    reachable |= first(ray, dir, dist + 1);
+                }
+            }
+        }
+        if candidates == 0 || !self.road_in(road | reachable | candidates) {
+            return false;
+        }
+        let own = |sq: usize, level: usize| (self.colours[sq] >> level & 1) as usize == me;
+        while candidates != 0 {
+            let sq = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let h = self.heights[sq] as usize;
+            let bit = 1u64 << sq;
+            let cap = self.caps & bit != 0;
+            let carry = h.min(g.n);
+            for dir in 0..4 {
+                let (dist, wall) = self.reach(sq, dir);
+                let ray = g.ray[sq][dir];
+                // The most squares covered with own tops, over the carries that leave
+                // an own piece on the square left and over all carries; and whether the
+                // capstone can end on the wall.
+                let (mut keep, mut any, mut flatten) = (0, 0, None);
+                // Own pieces among b1..b(k-1), for k = 1, 2, ...
+                let mut own_below_top = 0;
+                for k in 1..=carry {
+                    if k >= 2 && own(sq, h - k) {
+                        own_below_top += 1;
+                    }
+                    let stays = h > k && own(sq, h - k - 1);
+                    let j = k.min(dist).min(own_below_top + 1);
+                    any = any.max(j);
+                    if stays {
+                        keep = keep.max(j);
+                    }
+                    if cap
+                        && wall
+                        && k == dist + 1
+                        && own_below_top >= dist
+                        && (k == 1 || own(sq, h - 2))
+                    {
+                        flatten = Some(stays);
+                    }
+                }
+                if keep > 0 && self.road_in(road | bit | first(ray, dir, keep)) {
+                    return true;
+                }
+                if any > keep && self.road_in((road & !bit) | first(ray, dir, any)) {
+                    return true;
+                }
+                if let Some(stays) = flatten {
+                    let origin = if stays { road | bit } else { road & !bit };
+                    if self.road_in(origin | first(ray, dir, dist + 1)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Whether the opening rule applies to the side to move (it places the opponent's flat).
@@ -1257,7 +1401,8 @@ impl Game for Tak {
     }
 
     /// A win with the next move that the position shows without search: a flat placed on
-    /// a square that completes a road (roads only: not in the line variant, nor in the
+    /// a square that completes a road, or a spread that completes one
+    /// ([`Tak::wins_by_spreading`]; roads only: not in the line variant, nor in the
     /// opening), or a placement that ends the game (the mover's last piece, or the last
     /// empty square) with the mover ahead on flats, komi counted.
     fn forced(&self) -> Option<Forced> {
@@ -1271,6 +1416,9 @@ impl Game for Tak {
         if self.settings.line {
             return None;
         }
-        (eval::road_threats(self, self.to_move) != 0).then_some(Forced::WinNextMove)
+        let completions = eval::road_completions(self, self.to_move);
+        let empty = self.geo.board & !self.occupied();
+        (completions & empty != 0 || self.wins_by_spreading(completions))
+            .then_some(Forced::WinNextMove)
     }
 }
