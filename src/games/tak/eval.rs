@@ -114,7 +114,7 @@ pub(crate) fn road_distance(pos: &Tak, side: Side) -> Option<u32> {
 /// road exists yet: the game would be over). Two floods per direction, whatever the
 /// number of candidate squares.
 pub(crate) fn road_threats(pos: &Tak, side: Side) -> u64 {
-    road_completions(pos, side) & pos.geo.board & !pos.occupied()
+    road_completions(pos, side) & !pos.occupied()
 }
 
 /// Squares that would complete a road of `side` if they were its road pieces, the rest
