@@ -365,6 +365,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// About how many moves the side to move has left in this game, for spreading a clock
+    /// over them (the search budgets `time left / moves left` a move when the clock has
+    /// no `movestogo`). `None` when the game cannot tell: the search then assumes 20.
+    /// Default: `None`.
+    fn moves_left(&self) -> Option<u32> {
+        None
+    }
+
     /// Passes the turn to the opponent without a move (a "null move", for the search's
     /// null-move pruning), where that is safe for this position; returns `false` and
     /// changes nothing otherwise. [`Game::unmake_null`] takes it back. Default: never.

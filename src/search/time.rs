@@ -3,9 +3,10 @@
 //! Two deadlines: the *soft* one, after which no new iteration is started (with a clock,
 //! none after 65% of it: `CLOCK_START_FRACTION` in `pvs.rs`), and the *hard* one, at which
 //! a running iteration is abandoned. With a clock the engine budgets
-//! `time / moves_to_go + 3/4 increment` (moves to go defaults to 20 in sudden death, which
-//! leaves a reserve for the rest of the game), never more than half of what is left, and
-//! always keeps `move_overhead` back for the controller's and the pipe's latency.
+//! `time / moves_to_go + 3/4 increment`, never more than half of what is left, and always
+//! keeps `move_overhead` back for the controller's and the pipe's latency. In sudden death
+//! moves to go is the game's estimate of the moves left (`Game::moves_left`: Tak counts
+//! them from the pieces in hand), else 20, which leaves a reserve for the rest of the game.
 
 use std::time::Duration;
 
@@ -31,6 +32,13 @@ const DEFAULT_MOVES_TO_GO: u32 = 20;
 
 /// Deadlines for `limits`. `infinite` searches and depth/nodes-only searches have none.
 pub fn budget(limits: &Limits, move_overhead: Duration) -> Budget {
+    budget_for(limits, move_overhead, None)
+}
+
+/// [`budget`], with the game's estimate of the moves the side to move has left
+/// ([`crate::game::Game::moves_left`]) in place of [`DEFAULT_MOVES_TO_GO`] when the clock
+/// has no `movestogo`.
+pub fn budget_for(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>) -> Budget {
     if limits.infinite {
         return Budget {
             soft: None,
@@ -55,6 +63,7 @@ pub fn budget(limits: &Limits, move_overhead: Duration) -> Budget {
         let left = clock.time.saturating_sub(move_overhead);
         let moves = clock
             .moves_to_go
+            .or(moves_left)
             .unwrap_or(DEFAULT_MOVES_TO_GO)
             .clamp(1, 50);
         let share = left / moves + clock.increment.mul_f64(0.75);
@@ -112,6 +121,38 @@ mod tests {
             assert!(
                 hard <= ms(time).saturating_sub(ms(10)).mul_f64(0.6).max(ms(1)),
                 "{time} {inc}: {hard:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_games_moves_left_spread_the_clock_unless_movestogo_is_given() {
+        let clock = |moves_to_go| Limits {
+            clock: Some(Clock {
+                time: ms(10_010),
+                increment: ms(100),
+                moves_to_go,
+            }),
+            ..Limits::default()
+        };
+        // 10 s after the overhead over 40 moves, plus three quarters of the increment.
+        assert_eq!(
+            budget_for(&clock(None), ms(10), Some(40)).soft,
+            Some(ms(325))
+        );
+        // Without an estimate: 20 moves.
+        assert_eq!(budget_for(&clock(None), ms(10), None).soft, Some(ms(575)));
+        assert_eq!(budget(&clock(None), ms(10)).soft, Some(ms(575)));
+        // The controller's movestogo wins over the game's estimate.
+        assert_eq!(
+            budget_for(&clock(Some(10)), ms(10), Some(40)).soft,
+            Some(ms(1075))
+        );
+        // An estimate of 0 or 1 moves left still keeps half the clock back.
+        for left in [0, 1] {
+            assert_eq!(
+                budget_for(&clock(None), ms(10), Some(left)).soft,
+                Some(ms(5000))
             );
         }
     }

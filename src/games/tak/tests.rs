@@ -124,6 +124,26 @@ fn move_features_count_the_flat_change_of_every_spread() {
 /// (rulebook; komi as Tiltak's half-komi): a placement that ends it with the mover ahead
 /// is a win next move, seen without search; ahead by too little for the komi, it is not.
 #[test]
+fn moves_left_follow_the_smaller_reserve_or_the_empty_squares() {
+    // The rules' reserves: 6x6 30 stones and a capstone, 5x5 21 and one (Tak's rules,
+    // ustak.org); 4 + 1.5 x the smaller, at the start.
+    assert_eq!(pos(6, "x6/x6/x6/x6/x6/x6 1 1").moves_left(), Some(50));
+    assert_eq!(pos(5, "x5/x5/x5/x5/x5 1 1").moves_left(), Some(37));
+    // A 6x6 end game (against Tiltak, 10 s + 0.1 s, game 24 of seed 24 at ply 88): three
+    // stones in hand each, five empty squares: 4 + 4.
+    let late = "112,1,1,2,2,x/1,2121S,2,221S,x2/1,x,221S,21112C,2,1/\
+                1,12,2,2,112222121C,x/2,1112S,1,2S,2,2/1,1,1,1,2,2 1 45";
+    let p = pos(6, late);
+    assert_eq!((p.stones_left, p.caps_left), ([3, 3], [0, 0]));
+    assert_eq!(p.moves_left(), Some(8));
+    // One empty square, 13 and 14 pieces in hand: the board is the nearer end.
+    let full = "1,2,1,2,1,x/2,1,2,1,2,1/1,2,1,2,1,2/2,1,2,1,2,1/1,2,1,2,1,2/2,1,2,1,2,1 1 18";
+    let p = pos(6, full);
+    assert_eq!(p.empty_squares(), 1);
+    assert_eq!(p.moves_left(), Some(5));
+}
+
+#[test]
 fn a_placement_that_wins_the_flat_count_is_a_win_next_move() {
     let with_komi = |size: i64, half_komi: i64, tps: &str| {
         let settings = Tak::settings(&[size, half_komi, 0]).unwrap();
