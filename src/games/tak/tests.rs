@@ -120,9 +120,6 @@ fn move_features_count_the_flat_change_of_every_spread() {
     assert!(checked > 10_000, "{checked} spreads");
 }
 
-/// The flat count ends the game when the board fills or a player places their last piece
-/// (rulebook; komi as Tiltak's half-komi): a placement that ends it with the mover ahead
-/// is a win next move, seen without search; ahead by too little for the komi, it is not.
 #[test]
 fn moves_left_follow_the_smaller_reserve_or_the_empty_squares() {
     // The rules' reserves: 6x6 30 stones and a capstone, 5x5 21 and one (Tak's rules,
@@ -143,6 +140,9 @@ fn moves_left_follow_the_smaller_reserve_or_the_empty_squares() {
     assert_eq!(p.moves_left(), Some(5));
 }
 
+/// The flat count ends the game when the board fills or a player places their last piece
+/// (rulebook; komi as Tiltak's half-komi): a placement that ends it with the mover ahead
+/// is a win next move, seen without search; ahead by too little for the komi, it is not.
 #[test]
 fn a_placement_that_wins_the_flat_count_is_a_win_next_move() {
     let with_komi = |size: i64, half_komi: i64, tps: &str| {
