@@ -8,6 +8,7 @@
 # Matches (ONLY=name runs one of them):
 #   tak5-st     Tak 5x5, 0.1 s a move, GAMES games (default 200)
 #   tak6k2-st   Tak 6x6 komi 2 (HalfKomi 4), 0.1 s a move, GAMES games
+#   tak5-tc     Tak 5x5, clock 10 s + 0.1 s, TC_GAMES games (default 40)
 #   tak6k2-tc   Tak 6x6 komi 2, clock 10 s + 0.1 s, TC_GAMES games (default 40)
 # Environment: AGON, ARENA (default target/release/{agon,arena}), SEED (default 21),
 # CONCURRENCY (default 1: strength at 0.1 s a move depends on load), ST (default 0.1),
@@ -66,5 +67,6 @@ PY
 done <<MATCHES
 tak5-st|tak size=5|st=$st|$games
 tak6k2-st|tak size=6 halfkomi=4|st=$st|$games
+tak5-tc|tak size=5|tc=$tc|$tc_games
 tak6k2-tc|tak size=6 halfkomi=4|tc=$tc|$tc_games
 MATCHES
