@@ -13,6 +13,10 @@ if [[ $# -ne 1 ]]; then
     echo "usage: $0 PATH-TO-TILTAK-CHECKOUT" >&2
     exit 2
 fi
+if [[ ! -d "$1" ]]; then
+    echo "$0: $1: no such folder (clone Tiltak there first; see the top of this script)" >&2
+    exit 2
+fi
 src="$(cd "$1" && pwd)"
 if [[ ! -f "$src/Cargo.toml" || ! -f "$src/src/bin/tei.rs" ]]; then
     echo "$src does not look like a Tiltak checkout (no Cargo.toml or src/bin/tei.rs)" >&2

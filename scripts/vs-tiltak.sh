@@ -20,6 +20,10 @@ if [[ $# -lt 1 ]]; then
     echo "usage: $0 TILTAK-BINARY [OUT]" >&2
     exit 2
 fi
+if [[ ! -f "$1" || ! -x "$1" ]]; then
+    echo "$0: $1: no Tiltak binary there (build it: scripts/build-tiltak.sh PATH-TO-CHECKOUT)" >&2
+    exit 2
+fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tiltak="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 out="${2:-vs-tiltak-out}"
@@ -32,6 +36,13 @@ conc="${CONCURRENCY:-1}"
 st="${ST:-0.1}"
 tc="${TC:-10+0.1}"
 read -r -a extra <<<"${AGON_ARGS:-}"
+case "${ONLY:-}" in
+    "" | tak5-st | tak6k2-st | tak5-tc | tak6k2-tc) ;;
+    *)
+        echo "$0: ONLY=$ONLY is not a match here; the matches are tak5-st, tak6k2-st, tak5-tc and tak6k2-tc" >&2
+        exit 2
+        ;;
+esac
 mkdir -p "$out"
 # name | game spec | time words | games
 while IFS='|' read -r name spec time n; do

@@ -600,3 +600,62 @@ fn journal_to_training_data_converts_and_refuses_bad_input() {
     assert!(err.contains(":1: not a game"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `scripts/vs-tiltak.sh` and `scripts/build-tiltak.sh` refuse a missing Tiltak binary or
+/// checkout and an unknown `ONLY` match with a message that names it, before they create
+/// the output folder or start anything.
+#[test]
+fn tiltak_scripts_refuse_a_missing_binary_or_an_unknown_match() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("agon-vst-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let script = |name: &str| format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
+    let run = |args: &[&str], only: Option<&str>| {
+        let mut cmd = Command::new("bash");
+        cmd.args(args).env_remove("ONLY");
+        if let Some(only) = only {
+            cmd.env("ONLY", only);
+        }
+        let o = cmd.output().expect("bash");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let missing = dir.join("no-such").join("tei");
+    let (code, err) = run(
+        &[
+            &script("vs-tiltak.sh"),
+            missing.to_str().unwrap(),
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no-such/tei: no Tiltak binary there"), "{err}");
+    // An executable that exists, with a match name the script does not have.
+    let (code, err) = run(
+        &[&script("vs-tiltak.sh"), "/bin/sh", out.to_str().unwrap()],
+        Some("tak5-tx"),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("ONLY=tak5-tx is not a match here") && err.contains("tak5-tc"),
+        "{err}"
+    );
+    assert!(!out.exists(), "the output folder was created");
+    let (code, err) = run(
+        &[&script("build-tiltak.sh"), missing.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no such folder"), "{err}");
+    let (code, err) = run(&[&script("build-tiltak.sh"), dir.to_str().unwrap()], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("does not look like a Tiltak checkout"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
