@@ -36,15 +36,17 @@ conc="${CONCURRENCY:-1}"
 st="${ST:-0.1}"
 tc="${TC:-10+0.1}"
 read -r -a extra <<<"${AGON_ARGS:-}"
-case "${ONLY:-}" in
-    "" | tak5-st | tak6k2-st | tak5-tc | tak6k2-tc) ;;
-    *)
-        echo "$0: ONLY=$ONLY is not a match here; the matches are tak5-st, tak6k2-st, tak5-tc and tak6k2-tc" >&2
-        exit 2
-        ;;
-esac
-mkdir -p "$out"
 # name | game spec | time words | games
+matches="tak5-st|tak size=5|st=$st|$games
+tak6k2-st|tak size=6 halfkomi=4|st=$st|$games
+tak5-tc|tak size=5|tc=$tc|$tc_games
+tak6k2-tc|tak size=6 halfkomi=4|tc=$tc|$tc_games"
+names="$(cut -d'|' -f1 <<<"$matches")"
+if [[ -n "${ONLY:-}" ]] && ! grep -qxF -- "$ONLY" <<<"$names"; then
+    echo "$0: ONLY=$ONLY is not a match here; the matches are $(paste -sd' ' <<<"$names")" >&2
+    exit 2
+fi
+mkdir -p "$out"
 while IFS='|' read -r name spec time n; do
     if [[ -n "${ONLY:-}" && "$ONLY" != "$name" ]]; then continue; fi
     echo "== $name: $spec, $time, $n games (load: $(uptime | sed 's/.*load/load/'))" | tee "$out/$name.txt"
@@ -75,9 +77,4 @@ for (who, how), k in sorted(count.items()):
     print(f"  {who:16} {how:8} {k}")
 PY
     echo "(load after: $(uptime | sed 's/.*load/load/'))" | tee -a "$out/$name.txt"
-done <<MATCHES
-tak5-st|tak size=5|st=$st|$games
-tak6k2-st|tak size=6 halfkomi=4|st=$st|$games
-tak5-tc|tak size=5|tc=$tc|$tc_games
-tak6k2-tc|tak size=6 halfkomi=4|tc=$tc|$tc_games
-MATCHES
+done <<<"$matches"

@@ -24,7 +24,7 @@ impl Counters {
         *self = Counters {
             nodes: 1,
             node_limit: limits.nodes,
-            deadline: time::budget(limits, std::time::Duration::ZERO)
+            deadline: time::budget(limits, std::time::Duration::ZERO, None)
                 .hard
                 .map(|h| control.start + h),
             ..Counters::default()

@@ -341,7 +341,9 @@ impl<G: Game> Searcher<G> for Mcts<G> {
         control: &Control<'_>,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let Budget { soft, hard } = budget(limits, self.move_overhead);
+        // The default 20 moves to go: MCTS's clock use was not measured with the game's
+        // estimate of the moves left.
+        let Budget { soft, hard } = budget(limits, self.move_overhead, None);
         // `nodes` counts iterations; `depth` (or, with no limit at all, `Depth`) a
         // thousand iterations per ply.
         let by_depth = |d: u32| u64::from(d.max(1)) * 1000;

@@ -52,7 +52,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::time::{budget_for, Budget};
+use super::time::{budget, Budget};
 use super::tt::{Bound, LocalTable, SharedTable, TtAccess, DEPTH_EXACT};
 use super::{
     terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
@@ -930,7 +930,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             .tuning
             .history_malus
             .unwrap_or_else(|| pos.history_malus());
-        let Budget { soft, hard } = budget_for(limits, self.move_overhead, pos.moves_left());
+        let Budget { soft, hard } = budget(limits, self.move_overhead, pos.moves_left());
         self.hard_deadline = hard.map(|h| control.start + h);
         for h in self.history.iter_mut() {
             *h /= 8;

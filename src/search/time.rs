@@ -31,14 +31,10 @@ pub struct Budget {
 const DEFAULT_MOVES_TO_GO: u32 = 20;
 
 /// Deadlines for `limits`. `infinite` searches and depth/nodes-only searches have none.
-pub fn budget(limits: &Limits, move_overhead: Duration) -> Budget {
-    budget_for(limits, move_overhead, None)
-}
-
-/// [`budget`], with the game's estimate of the moves the side to move has left
-/// ([`crate::game::Game::moves_left`]) in place of [`DEFAULT_MOVES_TO_GO`] when the clock
-/// has no `movestogo`.
-pub fn budget_for(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>) -> Budget {
+/// `moves_left` is the game's estimate of the moves the side to move has left
+/// ([`crate::game::Game::moves_left`]), used in place of [`DEFAULT_MOVES_TO_GO`] when the
+/// clock has no `movestogo`; `None` keeps the default.
+pub fn budget(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>) -> Budget {
     if limits.infinite {
         return Budget {
             soft: None,
@@ -93,7 +89,7 @@ mod tests {
             movetime: Some(ms(500)),
             ..Limits::default()
         };
-        let b = budget(&limits, ms(20));
+        let b = budget(&limits, ms(20), None);
         assert_eq!(b.hard, Some(ms(480)));
         assert_eq!(b.soft, Some(ms(480)));
     }
@@ -114,7 +110,7 @@ mod tests {
                 }),
                 ..Limits::default()
             };
-            let b = budget(&limits, ms(10));
+            let b = budget(&limits, ms(10), None);
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             // Never more than 60% of what is left after the overhead (and at least 1 ms).
@@ -136,22 +132,18 @@ mod tests {
             ..Limits::default()
         };
         // 10 s after the overhead over 40 moves, plus three quarters of the increment.
-        assert_eq!(
-            budget_for(&clock(None), ms(10), Some(40)).soft,
-            Some(ms(325))
-        );
+        assert_eq!(budget(&clock(None), ms(10), Some(40)).soft, Some(ms(325)));
         // Without an estimate: 20 moves.
-        assert_eq!(budget_for(&clock(None), ms(10), None).soft, Some(ms(575)));
-        assert_eq!(budget(&clock(None), ms(10)).soft, Some(ms(575)));
+        assert_eq!(budget(&clock(None), ms(10), None).soft, Some(ms(575)));
         // The controller's movestogo wins over the game's estimate.
         assert_eq!(
-            budget_for(&clock(Some(10)), ms(10), Some(40)).soft,
+            budget(&clock(Some(10)), ms(10), Some(40)).soft,
             Some(ms(1075))
         );
         // An estimate of 0 or 1 moves left still keeps half the clock back.
         for left in [0, 1] {
             assert_eq!(
-                budget_for(&clock(None), ms(10), Some(left)).soft,
+                budget(&clock(None), ms(10), Some(left)).soft,
                 Some(ms(5000))
             );
         }
@@ -166,6 +158,7 @@ mod tests {
                 ..Limits::default()
             },
             ms(0),
+            None,
         );
         assert_eq!(
             b,
@@ -175,7 +168,7 @@ mod tests {
             }
         );
         assert_eq!(
-            budget(&Limits::depth(5), ms(0)),
+            budget(&Limits::depth(5), ms(0), None),
             Budget {
                 soft: None,
                 hard: None
