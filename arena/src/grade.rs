@@ -2,7 +2,9 @@
 //!
 //! Each entry of the folder is one student's bot: a `*.py` file (run with the Python
 //! interpreter given), an executable file, or a folder holding `bot.py` or an executable
-//! `run`. Every bot first goes through `arena check`; then it plays each level in order,
+//! `run`. A symbolic link (an entry, or a folder's `bot.py` or `run`) is skipped, never
+//! followed; bots whose content is the same byte for byte are flagged ([`content_hash`]).
+//! Every bot first goes through `arena check`; then it plays each level in order,
 //! colour-swapped pairs of games from the same seeded openings for every student, each
 //! game in a box of its own ([`crate::sandbox`]). A level is beaten with more than half the
 //! points; grading stops at the first level not beaten. Games are played in batches until
@@ -96,6 +98,11 @@ pub struct Bot {
     pub name: String,
     /// How to start it.
     pub spawn: SpawnSpec,
+    /// The SHA-256 of the submission's content ([`content_hash`]), or why it was not
+    /// compared with the others.
+    pub content: Result<String, String>,
+    /// The other bots of the folder with the same content, by name.
+    pub same_content_as: Vec<String>,
 }
 
 /// The result of one level.
@@ -146,6 +153,9 @@ pub struct StudentReport {
     pub levels: Vec<LevelResult>,
     /// The strongest level beaten, if any.
     pub highest_level_beaten: Option<String>,
+    /// The other submissions with the same content (byte for byte: [`content_hash`]), by
+    /// name; empty when none.
+    pub same_content_as: Vec<String>,
     /// The first reason given for each fault kind (times included: not repeatable).
     #[serde(skip)]
     pub fault_reasons: std::collections::BTreeMap<String, String>,
@@ -185,6 +195,12 @@ pub type Skipped = (String, String);
 /// Finds the bots of `dir`, sorted by name; entries that are no bot come back as
 /// `(name, reason)`.
 ///
+/// A symbolic link is never followed: an entry of `dir` that is one, or a folder whose
+/// `bot.py` or `run` is one, is skipped (run as root, the sandbox would bind whatever it
+/// points to: another student's work, or any file of the machine). Each bot comes with
+/// its [`content_hash`] and the other bots of the same content
+/// ([`Bot::same_content_as`]).
+///
 /// # Errors
 /// When the folder cannot be read.
 pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Skipped>)> {
@@ -200,6 +216,18 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Sk
         if file_name.starts_with('.') {
             continue;
         }
+        // The entry itself, not what it may point to.
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                notes.push((file_name, format!("cannot be read: {e}")));
+                continue;
+            }
+        };
+        if meta.file_type().is_symlink() {
+            notes.push((file_name, symlink_note("a symbolic link", &path)));
+            continue;
+        }
         // Each bot may read its own file or folder, nothing else of the submissions.
         let python_bot = |script: &Path, name: &str| Bot {
             name: name.to_string(),
@@ -209,12 +237,24 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Sk
                 home: Some(path.clone()),
                 ..SpawnSpec::default()
             },
+            content: content_hash(&path, CONTENT_CAP),
+            same_content_as: Vec::new(),
         };
-        if path.is_dir() {
+        if meta.is_dir() {
             let (py, run) = (path.join("bot.py"), path.join("run"));
-            if py.is_file() {
+            let py_meta = std::fs::symlink_metadata(&py).ok();
+            let run_meta = std::fs::symlink_metadata(&run).ok();
+            let link = [("bot.py", &py, &py_meta), ("run", &run, &run_meta)]
+                .into_iter()
+                .find(|(_, _, m)| m.as_ref().is_some_and(|m| m.file_type().is_symlink()));
+            if let Some((inner, link, _)) = link {
+                notes.push((
+                    file_name,
+                    symlink_note(&format!("its {inner} is a symbolic link"), link),
+                ));
+            } else if py_meta.is_some_and(|m| m.is_file()) {
                 bots.push(python_bot(&py, &file_name));
-            } else if is_executable(&run) {
+            } else if run_meta.is_some_and(|m| is_executable(&m)) {
                 bots.push(Bot {
                     name: file_name,
                     spawn: SpawnSpec {
@@ -222,6 +262,8 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Sk
                         home: Some(path.clone()),
                         ..SpawnSpec::default()
                     },
+                    content: content_hash(&path, CONTENT_CAP),
+                    same_content_as: Vec::new(),
                 });
             } else {
                 notes.push((
@@ -229,16 +271,23 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Sk
                     "a folder without bot.py or an executable run".to_string(),
                 ));
             }
+        } else if !meta.is_file() {
+            notes.push((
+                file_name,
+                "not a regular file or a folder (a FIFO, a socket or a device)".to_string(),
+            ));
         } else if let Some(stem) = file_name.strip_suffix(".py") {
             bots.push(python_bot(&path, stem));
-        } else if is_executable(&path) {
+        } else if is_executable(&meta) {
             bots.push(Bot {
                 name: file_name,
                 spawn: SpawnSpec {
                     program: path.clone(),
-                    home: Some(path),
+                    home: Some(path.clone()),
                     ..SpawnSpec::default()
                 },
+                content: content_hash(&path, CONTENT_CAP),
+                same_content_as: Vec::new(),
             });
         } else {
             notes.push((
@@ -247,13 +296,179 @@ pub fn find_bots(dir: &Path, python: &Path) -> std::io::Result<(Vec<Bot>, Vec<Sk
             ));
         }
     }
+    for group in same_content_indices(&bots) {
+        for &i in &group {
+            bots[i].same_content_as = group
+                .iter()
+                .filter(|&&j| j != i)
+                .map(|&j| bots[j].name.clone())
+                .collect();
+        }
+    }
     Ok((bots, notes))
 }
 
-fn is_executable(path: &Path) -> bool {
+/// Why a symbolic link is skipped: `what` (the link, or the folder's `bot.py` or `run`
+/// being one), the text of its target (read with `readlink`, never followed).
+fn symlink_note(what: &str, link: &Path) -> String {
+    let target =
+        std::fs::read_link(link).map_or_else(|_| "?".to_string(), |t| t.display().to_string());
+    format!("{what} (to {target}): submissions must be files or folders of their own; not followed")
+}
+
+/// A regular file with an execute bit (`meta` from `symlink_metadata`: a link is not one).
+fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    meta.is_file() && meta.permissions().mode() & 0o111 != 0
+}
+
+/// The most bytes of one submission that [`content_hash`] reads in `arena grade`: file
+/// contents, names and link targets together.
+pub const CONTENT_CAP: u64 = 64 << 20;
+
+/// The SHA-256 (in hex) of a submission's content, so that students who handed in the
+/// same work can be flagged. A file: its bytes. A folder: every entry below it, in the
+/// order of their relative paths, each with its path and its kind: a regular file with
+/// its bytes, a symbolic link with the text of its target (never followed), a folder, a
+/// FIFO, a socket or a device with nothing more (never opened). A file and a folder are
+/// never equal; two files with the same bytes are, whatever their names, and so are two
+/// folders with the same paths and bytes.
+///
+/// # Errors
+/// Why the submission is not compared: something could not be read, or it is more than
+/// `cap` bytes (file contents, names and link targets together). Nothing is left out
+/// silently.
+pub fn content_hash(path: &Path, cap: u64) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    use std::os::unix::ffi::OsStrExt;
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut budget = cap;
+    let mut hash = Sha256::new();
+    if meta.is_file() {
+        hash.update(b"file\0");
+        hash.update(file_digest(path, &mut budget, cap)?);
+    } else if meta.is_dir() {
+        hash.update(b"folder\0");
+        // Every entry below the folder, relative to it; `DirEntry::file_type` does not
+        // follow links, so a link to a folder is an entry, not a folder to walk.
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+        let mut folders = vec![PathBuf::new()];
+        while let Some(folder) = folders.pop() {
+            let unreadable =
+                |e: std::io::Error| format!("cannot read {}: {e}", path.join(&folder).display());
+            for entry in std::fs::read_dir(path.join(&folder)).map_err(unreadable)? {
+                let entry = entry.map_err(unreadable)?;
+                let kind = entry.file_type().map_err(unreadable)?;
+                let rel = folder.join(entry.file_name());
+                spend(&mut budget, rel.as_os_str().len() as u64, cap)?;
+                if kind.is_dir() {
+                    folders.push(rel.clone());
+                }
+                entries.push((rel, kind));
+            }
+        }
+        entries.sort_by(|a, b| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()));
+        for (rel, kind) in entries {
+            let full = path.join(&rel);
+            let (tag, detail): (&[u8], Vec<u8>) = if kind.is_file() {
+                (b"f", file_digest(&full, &mut budget, cap)?)
+            } else if kind.is_symlink() {
+                let target = std::fs::read_link(&full)
+                    .map_err(|e| format!("cannot read the link {}: {e}", full.display()))?;
+                let target = target.as_os_str().as_bytes().to_vec();
+                spend(&mut budget, target.len() as u64, cap)?;
+                (b"l", target)
+            } else if kind.is_dir() {
+                (b"d", Vec::new())
+            } else {
+                (b"o", Vec::new())
+            };
+            let name = rel.as_os_str().as_bytes();
+            hash.update(tag);
+            hash.update((name.len() as u64).to_le_bytes());
+            hash.update(name);
+            hash.update((detail.len() as u64).to_le_bytes());
+            hash.update(&detail);
+        }
+    } else {
+        return Err("not a regular file or a folder".into());
+    }
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Takes `n` bytes from `budget`, or says that the submission is over `cap`.
+fn spend(budget: &mut u64, n: u64, cap: u64) -> Result<(), String> {
+    *budget = budget.checked_sub(n).ok_or_else(|| over_cap(cap))?;
+    Ok(())
+}
+
+fn over_cap(cap: u64) -> String {
+    let size = if cap >= 1 << 20 && cap.is_multiple_of(1 << 20) {
+        format!("{} MiB", cap >> 20)
+    } else {
+        format!("{cap} bytes")
+    };
+    format!("more than {size} of files: not compared with the other submissions")
+}
+
+/// The SHA-256 of a regular file's bytes, read at most to what is left of `budget`.
+fn file_digest(path: &Path, budget: &mut u64, cap: u64) -> Result<Vec<u8>, String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let unreadable = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    // No link followed and no FIFO waited on, should the file have changed since it
+    // was listed.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(unreadable)?;
+    if !file.metadata().map_err(unreadable)?.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut hash = Sha256::new();
+    let mut reader = file.take(budget.saturating_add(1));
+    let mut buffer = vec![0u8; 64 << 10];
+    let mut read = 0u64;
+    loop {
+        let n = reader.read(&mut buffer).map_err(unreadable)?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buffer[..n]);
+        read += n as u64;
+    }
+    spend(budget, read, cap)?;
+    Ok(hash.finalize().to_vec())
+}
+
+/// The groups of two or more bots with the same content, as indices into `bots`, each in
+/// the order of `bots`, in the order of their first bot. Bots not compared (an error as
+/// their content) are in none.
+fn same_content_indices(bots: &[Bot]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, bot) in bots.iter().enumerate() {
+        let Ok(hash) = &bot.content else { continue };
+        match groups.iter_mut().find(|(h, _)| h == hash) {
+            Some((_, group)) => group.push(i),
+            None => groups.push((hash, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, group)| group)
+        .filter(|group| group.len() > 1)
+        .collect()
+}
+
+/// The names of each group of two or more bots with the same content (see
+/// [`content_hash`]), in the order of `bots` (found by [`find_bots`]: sorted by name).
+pub fn same_content_groups(bots: &[Bot]) -> Vec<Vec<String>> {
+    same_content_indices(bots)
+        .into_iter()
+        .map(|group| group.into_iter().map(|i| bots[i].name.clone()).collect())
+        .collect()
 }
 
 fn agon_config(config: &GradeConfig, level: &Level) -> EngineConfig {
@@ -380,6 +595,7 @@ pub async fn grade_bot(
         conformance: check.passed,
         failed_checks: failed_checks(&check),
         diagnosis: check.diagnosis(),
+        same_content_as: bot.same_content_as.clone(),
         ..StudentReport::default()
     };
     let mut times: Vec<f64> = Vec::new();
@@ -494,6 +710,10 @@ pub async fn grade_bot(
         "timing": &report.timing,
         "fault_reasons": &report.fault_reasons,
         "check": &check,
+        "content": match &bot.content {
+            Ok(sha256) => serde_json::json!({ "sha256": sha256 }),
+            Err(why) => serde_json::json!({ "not_compared": why }),
+        },
     });
     let _ = crate::atomic_file::write(
         &dir.join("report.json"),
@@ -608,7 +828,8 @@ pub fn csv(reports: &[StudentReport]) -> String {
             ",{name}_score,{name}_low,{name}_high,{name}_games"
         ));
     }
-    out.push_str(",faults\n");
+    // New columns go at the end, so that readers of the older columns keep working.
+    out.push_str(",faults,same_content_as\n");
     for r in reports {
         out.push_str(&csv_cell(&r.student));
         out.push(',');
@@ -617,6 +838,8 @@ pub fn csv(reports: &[StudentReport]) -> String {
         out.push_str(&csv_cell(&r.diagnosis));
         if r.status == "skipped" {
             out.push_str(&",".repeat(4 + 4 * LEVELS.len() + 1));
+            out.push(',');
+            out.push_str(&csv_cell(&r.same_content_as.join(";")));
             out.push('\n');
             continue;
         }
@@ -650,6 +873,8 @@ pub fn csv(reports: &[StudentReport]) -> String {
         let faults: Vec<String> = faults.iter().map(|(k, v)| format!("{k}={v}")).collect();
         out.push(',');
         out.push_str(&csv_cell(&faults.join(" ")));
+        out.push(',');
+        out.push_str(&csv_cell(&r.same_content_as.join(";")));
         out.push('\n');
     }
     out

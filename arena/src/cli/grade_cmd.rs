@@ -38,7 +38,27 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     let (bots, skipped) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
     for (name, reason) in &skipped {
-        eprintln!("arena grade: skipped {}: {reason}", display(name));
+        eprintln!(
+            "arena grade: skipped {}: {}",
+            display(name),
+            display(reason)
+        );
+    }
+    for group in arena::grade::same_content_groups(&bots) {
+        let names: Vec<String> = group.iter().map(|n| display(n).into_owned()).collect();
+        eprintln!(
+            "arena grade: warning: the same content, byte for byte: {} (see same_content_as in grades.csv and grades.json)",
+            names.join(", ")
+        );
+    }
+    for bot in &bots {
+        if let Err(why) = &bot.content {
+            eprintln!(
+                "arena grade: warning: {}: {}",
+                display(&bot.name),
+                display(why)
+            );
+        }
     }
     if bots.is_empty() {
         bail!(
@@ -105,7 +125,11 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     reports.sort_by(|a, b| a.student.cmp(&b.student));
     for r in &reports {
         if r.status == "skipped" {
-            arena::outln!("  {:<20} skipped: {}", display(&r.student), r.diagnosis);
+            arena::outln!(
+                "  {:<20} skipped: {}",
+                display(&r.student),
+                display(&r.diagnosis)
+            );
             continue;
         }
         arena::outln!(
@@ -140,6 +164,14 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        if !r.same_content_as.is_empty() {
+            let names: Vec<String> = r
+                .same_content_as
+                .iter()
+                .map(|n| display(n).into_owned())
+                .collect();
+            arena::outln!("  {:<20}   the same content as {}", "", names.join(", "));
+        }
         if !r.conformance {
             arena::outln!(
                 "  {:<20}   {} (see {}/check.txt)",
