@@ -82,6 +82,17 @@ pub(crate) struct ServeArgs {
     /// Deadline for an engine's handshake and first readyok (ms).
     #[arg(long, default_value_t = 10_000)]
     pub(crate) startup_ms: u64,
+    /// Time a client has to send a request's headers (ms), on a new connection or a
+    /// kept-alive one; a client still sending them (or idle) then is disconnected. Only
+    /// the headers are timed: event streams and slow answers are not cut.
+    #[arg(long, default_value_t = 10_000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) header_timeout_ms: u64,
+    /// Connections held at once; more are not accepted until one closes (they wait in
+    /// the kernel's queue and are then served, not refused).
+    #[arg(long, default_value_t = 256, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub(crate) max_connections: u64,
 }
 
 #[derive(Args, Debug)]

@@ -116,6 +116,10 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
     let router = arena::serve::router(config).context("cannot start the server")?;
-    arena::serve::serve(listener, router).await?;
+    let limits = arena::serve::ServeLimits {
+        header_read_timeout: Duration::from_millis(args.header_timeout_ms),
+        max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+    };
+    arena::serve::serve_with(listener, router, &limits).await?;
     Ok(ExitCode::SUCCESS)
 }

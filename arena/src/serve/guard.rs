@@ -1,6 +1,6 @@
 //! Who may use the server and how: loopback peers and `Host` names (unless
-//! `--allow-remote`), and for requests that change state JSON bodies, this server's own
-//! origin and its secret token.
+//! `--allow-remote`), one `Host` header at most (always), and for requests that change
+//! state JSON bodies, this server's own origin and its secret token.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -82,21 +82,40 @@ fn same_secret(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// Why a request's `Host` headers are refused, if they are: more than one (RFC 9112
+/// 3.2 asks for 400; servers and proxies may read different ones of them, so which one
+/// counts is never guessed), with `--allow-remote` too.
+pub fn host_headers_refused(headers: &HeaderMap) -> Option<String> {
+    let count = headers.get_all(header::HOST).iter().count();
+    (count > 1).then(|| {
+        format!("refused: the request has {count} Host headers; a request must have at most one\n")
+    })
+}
+
+/// Runs before every route: refuses what the rules in this module's doc forbid.
 pub(super) async fn guard(
     State(state): State<Shared>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
     next: Next,
 ) -> Response {
+    if !state.config.allow_remote && !peer_allowed(peer.ip(), false) {
+        log::warn!("refused a connection from {peer}");
+        return (
+            StatusCode::FORBIDDEN,
+            format!("arena serve answers only this machine (loopback); {} is not (start it with --allow-remote to change that)\n", peer.ip()),
+        )
+            .into_response();
+    }
+    if let Some(why) = host_headers_refused(request.headers()) {
+        log::warn!(
+            "refused {} {} from {peer}: more than one Host header",
+            request.method(),
+            request.uri().path()
+        );
+        return (StatusCode::BAD_REQUEST, why).into_response();
+    }
     if !state.config.allow_remote {
-        if !peer_allowed(peer.ip(), false) {
-            log::warn!("refused a connection from {peer}");
-            return (
-                StatusCode::FORBIDDEN,
-                format!("arena serve answers only this machine (loopback); {} is not (start it with --allow-remote to change that)\n", peer.ip()),
-            )
-                .into_response();
-        }
         let host = request
             .headers()
             .get(header::HOST)

@@ -5,22 +5,26 @@
 //! Safety: the server binds to 127.0.0.1 by default, answers only peers on the loopback
 //! interface and requests whose `Host` is a loopback name (which defeats DNS rebinding)
 //! unless `--allow-remote` is given, and never starts a program the page names: the page
-//! picks engines by name from the configured list.
+//! picks engines by name from the configured list. A request with more than one `Host`
+//! header is refused (400). Connections are limited (see [`ServeLimits`]): a client has
+//! [`HEADER_READ_TIMEOUT`] to send a request's headers, and at most [`MAX_CONNECTIONS`]
+//! connections are held at once (more wait to be accepted).
 
 pub mod board;
 mod guard;
+mod listen;
 mod live_view;
 pub mod session;
 pub mod view;
 
 use guard::{body_text, guard};
-pub use guard::{foreign_origin, host_allowed, is_json, peer_allowed};
+pub use guard::{foreign_origin, host_allowed, host_headers_refused, is_json, peer_allowed};
+pub use listen::{serve_with, ServeLimits, HEADER_READ_TIMEOUT, MAX_CONNECTIONS};
 use live_view::{api_live, api_live_events};
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::io::Read as _;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -160,16 +164,13 @@ pub fn router(config: ServeConfig) -> std::io::Result<Router> {
         .with_state(state))
 }
 
-/// Serves `router` on `listener` until the process ends.
+/// Serves `router` on `listener` until the process ends, with the default
+/// [`ServeLimits`] (see [`serve_with`]).
 ///
 /// # Errors
 /// The server's I/O error.
 pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    serve_with(listener, router, &ServeLimits::default()).await
 }
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -961,5 +962,16 @@ mod tests {
             assert!(!host_allowed(Some(bad)), "{bad}");
         }
         assert!(!host_allowed(None));
+    }
+
+    #[test]
+    fn more_than_one_host_header_is_refused() {
+        let mut headers = axum::http::HeaderMap::new();
+        assert_eq!(host_headers_refused(&headers), None);
+        headers.append(header::HOST, "localhost".parse().unwrap());
+        assert_eq!(host_headers_refused(&headers), None);
+        headers.append(header::HOST, "localhost".parse().unwrap());
+        let why = host_headers_refused(&headers).expect("two Host headers");
+        assert!(why.contains("2 Host headers"), "{why}");
     }
 }
