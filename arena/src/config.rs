@@ -23,7 +23,8 @@ pub struct SpecError {
 pub const ENGINE_KEYS: &str =
     "cmd=PATH args=\"ARGS\" name=NAME dir=DIR python=PATH proto=ugi|uci|tei \
 option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS depth=N nodes=N \
-sandbox=on|strict|userns|limits|off mem=MiB cpu=SECONDS nproc=N fsize=MiB cpus=N ro=PATH";
+sandbox=on|strict|userns|limits|off mem=MiB cpu=SECONDS nproc=N fsize=MiB cpus=N ro=PATH \
+suspend=on|off";
 
 /// Splits `args="a b"` style text the way a shell would for plain words and quotes.
 pub fn split_args(text: &str) -> Result<Vec<String>, String> {
@@ -149,6 +150,13 @@ impl EngineSpec {
                     spec.sandbox_level = Some(crate::sandbox::Level::parse(value).map_err(err)?);
                 }
                 "ro" => spec.sandbox_limits.read_only.push(PathBuf::from(value)),
+                "suspend" => {
+                    spec.sandbox_limits.keep_running = Some(match value {
+                        "on" => false,
+                        "off" => true,
+                        _ => return Err(err(format!("suspend={value}: use on or off"))),
+                    })
+                }
                 "mem" | "cpu" | "nproc" | "fsize" | "cpus" => {
                     let sb = &mut spec.sandbox_limits;
                     let n: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -203,6 +211,7 @@ impl EngineSpec {
                     processes: mine.processes.or(theirs.processes),
                     file_bytes: mine.file_bytes.or(theirs.file_bytes),
                     cpus: mine.cpus.or(theirs.cpus),
+                    keep_running: mine.keep_running.or(theirs.keep_running),
                     read_only: theirs
                         .read_only
                         .iter()
@@ -230,7 +239,7 @@ impl EngineSpec {
                 }))
             }
             _ if *limits != crate::sandbox::Sandbox::default() => Err(
-                "mem=, cpu=, nproc=, fsize=, cpus= and ro= are limits of the sandbox: add \
+                "mem=, cpu=, nproc=, fsize=, cpus=, ro= and suspend= are limits of the sandbox: add \
                  sandbox=on (namespaces, its own UID, cgroups; root), sandbox=userns (without \
                  root) or sandbox=limits (per-process limits only)"
                     .into(),
@@ -281,6 +290,7 @@ impl EngineSpec {
                 keep_python_buffered: false,
                 home: Some(home),
                 sandbox,
+                cpus: Vec::new(),
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),
@@ -313,6 +323,7 @@ fn is_known_item(item: &str) -> bool {
             | "sandbox"
             | "cpus"
             | "ro"
+            | "suspend"
             | "tc"
             | "st"
             | "depth"

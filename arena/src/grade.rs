@@ -653,6 +653,7 @@ pub async fn grade_bot(
                     false,
                 ),
                 concurrency: 1,
+                affinity: None,
                 run_id: format!("grade-{folder}-{level_name}"),
                 run_dir: run_dir.clone(),
                 journal: journal.clone(),

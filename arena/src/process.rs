@@ -229,6 +229,8 @@ pub struct SpawnSpec {
     pub home: Option<PathBuf>,
     /// Isolation and limits for an untrusted engine ([`crate::sandbox`]).
     pub sandbox: Option<Sandbox>,
+    /// The CPU cores the engine may run on (`--affinity`); empty for any.
+    pub cpus: Vec<usize>,
 }
 
 /// A running engine process, leader of its own process group.
@@ -257,8 +259,9 @@ impl EngineProcess {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        // Every engine leads a session of its own (sandbox::PreExec calls setsid), and so
+        // a process group whose id is its pid.
         let mut child = command.spawn()?;
         let pid = child.id().map(|p| p as i32).unwrap_or(0);
         if let Some(guard) = guard.as_mut() {
@@ -292,12 +295,12 @@ impl EngineProcess {
     }
 
     /// The sandbox limit the engine's end points to, if it ran in a sandbox: waits briefly
-    /// for its stderr to arrive, then looks at the exit status and the stderr tail.
+    /// for the box's counters to settle, then looks at them and at the exit status (never
+    /// at what the engine printed).
     pub async fn limit_violation(&self, status: Option<ExitInfo>) -> Option<Violation> {
         let guard = self.guard.as_ref()?;
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let tail = self.stderr_tail();
-        guard.violation(status, &tail)
+        guard.violation(status)
     }
 
     /// A limit the box of a sandboxed engine has broken so far, from its counters only
@@ -385,8 +388,32 @@ impl EngineProcess {
             }
             self.killed = true;
         }
-        if let Some(guard) = &self.guard {
+        if let Some(guard) = &mut self.guard {
             guard.kill();
+        }
+    }
+
+    /// Suspends a sandboxed engine's whole box while it is not on move (nothing for an
+    /// engine without a box).
+    pub fn suspend(&mut self) {
+        if let Some(guard) = &mut self.guard {
+            guard.suspend();
+        }
+    }
+
+    /// Lets a suspended box run again.
+    pub fn resume(&mut self) {
+        if let Some(guard) = &mut self.guard {
+            guard.resume();
+        }
+    }
+
+    /// CPU time used so far: the whole box's for a sandboxed engine, else the engine
+    /// process's own (its threads and reaped children), nanoseconds.
+    pub fn cpu_ns(&self) -> Option<u64> {
+        match &self.guard {
+            Some(guard) => Some(guard.cpu_ns()),
+            None => crate::sandbox::freeze::process_cpu_ns(self.pid),
         }
     }
 }

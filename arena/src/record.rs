@@ -331,6 +331,10 @@ pub struct MoveRecord {
     /// Wall time from `go` written to `bestmove` read, in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<f64>,
+    /// CPU time the mover used from `go` to `bestmove`, in ms: its whole box's for a
+    /// sandboxed engine (suspended while not on move), else its own process's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
     /// The mover's clock after the move (increment added), in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,

@@ -29,6 +29,13 @@ use crate::record::{
 };
 use crate::schedule::ScheduledGame;
 
+/// `config` pinned to `cores` (`--affinity`).
+pub fn pinned(config: &Arc<EngineConfig>, cores: &[usize]) -> Arc<EngineConfig> {
+    let mut pinned = (**config).clone();
+    pinned.spawn.cpus = cores.to_vec();
+    Arc::new(pinned)
+}
+
 /// One engine of a match, as configured.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -136,6 +143,7 @@ impl EngineSlot {
     /// Ends the process, if any: `quit`, a grace period, then the group is killed.
     pub async fn stop(&mut self, grace: Duration) {
         if let Some(mut running) = self.running.take() {
+            running.process.resume();
             running.client.quit().await;
             drop(running.client);
             running.process.shutdown(grace).await;
@@ -800,6 +808,11 @@ async fn run_game_inner(
             return Err(fault(seat, "new game", e, &r.process).await);
         }
     }
+    // A boxed engine not on move is suspended, so that it cannot take CPU time from the
+    // one that is (contest judges do the same).
+    for seat in seats.iter_mut() {
+        seat.running().process.suspend();
+    }
     loop {
         if state.game.outcome().is_some() {
             break;
@@ -822,6 +835,8 @@ async fn run_game_inner(
         let (allowance, limit) = state.clocks[index].allowance(settings.margin, settings.hard_cap);
         let position = state.position_command();
         let r = seats[index].running();
+        r.process.resume();
+        let cpu_before = r.process.cpu_ns();
         if settings.ping_every_move {
             let deadline = Instant::now() + settings.ping_timeout;
             if let Err(e) = r.client.ping(deadline).await {
@@ -861,6 +876,12 @@ async fn run_game_inner(
             Err(e) => return Err(fault(mover, "search", e, &r.process).await),
         };
         let received = Instant::now();
+        let cpu = r
+            .process
+            .cpu_ns()
+            .zip(cpu_before)
+            .map(|(after, before)| after.saturating_sub(before) as f64 / 1e6);
+        r.process.suspend();
         let used = received.duration_since(go_sent);
         state.last_bestmove = Some(received);
         if let Charge::Forfeit { allowed, limit } =
@@ -903,6 +924,7 @@ async fn run_game_inner(
                 .clock
                 .map(|_| state.clocks[index].left_ms()),
             latency_ms: latency.map(round_ms),
+            cpu_ms: cpu.map(|ms| (ms * 1e3).round() / 1e3),
             ..MoveRecord::searched(
                 state.played.len() as u32 + 1,
                 mover,
@@ -946,6 +968,7 @@ async fn tell_final_position(state: &mut GameState, seats: &mut [&mut EngineSlot
     let position = state.position_command();
     for seat in [Seat::P1, Seat::P2] {
         let r = seats[seat.index()].running();
+        r.process.resume();
         if let Err(e) = r.client.send(&position).await {
             state.notes.push(format!(
                 "{}: final position not delivered: {e}",
@@ -970,6 +993,7 @@ async fn ask_claims(
     let mut answers = [None, None];
     for seat in [Seat::P1, Seat::P2] {
         let r = seats[seat.index()].running();
+        r.process.resume();
         let deadline = Instant::now() + settings.ping_timeout;
         if r.client.send(&position).await.is_err() {
             continue;

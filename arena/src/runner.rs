@@ -30,6 +30,9 @@ pub struct MatchConfig {
     pub schedule: Schedule,
     /// Games played at once.
     pub concurrency: usize,
+    /// `--affinity`: the cores to pin to, two per worker (engine `i` of worker `w` runs
+    /// on core `2w + i` of the list).
+    pub affinity: Option<Vec<usize>>,
     /// The run's id (recorded in every journal line).
     pub run_id: String,
     /// Directory for this run's game files and logs.
@@ -110,9 +113,13 @@ pub async fn run_match(
         let tx = tx.clone();
         let mut cancel = cancel.clone();
         handles.push(tokio::spawn(async move {
+            let pin = |i: usize| match &config.affinity {
+                Some(cores) => crate::referee::pinned(&config.engines[i], &[cores[2 * worker + i]]),
+                None => Arc::clone(&config.engines[i]),
+            };
             let mut slots = [
-                EngineSlot::new(Arc::clone(&config.engines[0]), 0, worker),
-                EngineSlot::new(Arc::clone(&config.engines[1]), 1, worker),
+                EngineSlot::new(pin(0), 0, worker),
+                EngineSlot::new(pin(1), 1, worker),
             ];
             loop {
                 if *cancel.borrow() || stop.load(Ordering::SeqCst) {

@@ -300,6 +300,8 @@ pub struct TournamentConfig {
     pub referee: RefereeSettings,
     /// Games played at once.
     pub concurrency: usize,
+    /// `--affinity`: the cores to pin to, two per worker (shared by the worker's engines).
+    pub affinity: Option<Vec<usize>>,
     /// The run's id.
     pub run_id: String,
     /// Directory of this run's game files and logs.
@@ -431,7 +433,15 @@ pub async fn run_tournament(
                 .engines
                 .iter()
                 .enumerate()
-                .map(|(i, e)| Some(EngineSlot::new(Arc::clone(e), i, worker)))
+                .map(|(i, e)| {
+                    let config = match &config.affinity {
+                        Some(cores) => {
+                            crate::referee::pinned(e, &cores[2 * worker..2 * worker + 2])
+                        }
+                        None => Arc::clone(e),
+                    };
+                    Some(EngineSlot::new(config, i, worker))
+                })
                 .collect();
             loop {
                 if *cancel.borrow() || stop.load(Ordering::SeqCst) {

@@ -345,6 +345,11 @@ pub(crate) struct MatchArgs {
     /// Write a timestamped protocol transcript of every game.
     #[arg(long)]
     pub(crate) transcripts: bool,
+    /// Pin engines to cores of their own (fastchess's -use-affinity): in a match each
+    /// engine of each worker gets one core; in a tournament each worker's engines share
+    /// its two cores. Needs two cores per game played at once.
+    #[arg(long)]
+    pub(crate) affinity: bool,
     /// Print the summary every N games (0: only at the end).
     #[arg(long, default_value_t = 25)]
     pub(crate) report_every: u64,

@@ -125,6 +125,28 @@ pub(crate) fn concurrency(args: &MatchArgs) -> anyhow::Result<usize> {
     }
 }
 
+/// The cores engines are pinned to with `--affinity`, two per game played at once
+/// (`None` without it).
+///
+/// # Errors
+/// Fewer cores than two per game, naming how many there are and what to lower.
+pub(crate) fn affinity(args: &MatchArgs, concurrency: usize) -> anyhow::Result<Option<Vec<usize>>> {
+    if !args.affinity {
+        return Ok(None);
+    }
+    let cores = arena::sandbox::usable_cores();
+    if cores.len() < 2 * concurrency {
+        bail!(
+            "--affinity with --concurrency {concurrency} needs {} cores (one per engine of each game played at once); this arena may use {} ({:?}): use --concurrency {} or leave --affinity out",
+            2 * concurrency,
+            cores.len(),
+            cores,
+            (cores.len() / 2).max(1)
+        );
+    }
+    Ok(Some(cores))
+}
+
 /// Games per pairing from `--games` and `--rounds` (a round is one colour-swapped pair),
 /// the same way for a match and a tournament; `default` when neither is given.
 ///

@@ -17,7 +17,7 @@ pub(crate) struct Translated {
 }
 
 /// Options that take no value.
-const FLAGS: [&str; 3] = ["-recover", "-repeat", "-noswap"];
+const FLAGS: [&str; 4] = ["-recover", "-repeat", "-noswap", "-use-affinity"];
 
 /// Whether `word` is a single-dash option of fastchess or cutechess-cli (and not a
 /// value such as a negative number).
@@ -56,7 +56,7 @@ fn unsupported(option: &str, subcommand: &str) -> Option<String> {
         "-output" | "-resultformat" => "the arena prints its own summary; the journal (OUT/journal.jsonl) is the machine-readable record",
         "-scoreinterval" | "-outcomeinterval" => "use --report-every N (or -ratinginterval N)",
         "-autosaveinterval" => "the journal saves every game the moment it ends",
-        "-wait" | "-use-affinity" | "-force-concurrency" | "-testEnv" | "-quick" | "-strict"
+        "-wait" | "-force-concurrency" | "-testEnv" | "-quick" | "-strict"
         | "-check-mate-pvs" | "-crc32" | "-report" | "-bookmode" | "-engines" => {
             "the arena has no such option (see arena match --help)"
         }
@@ -172,6 +172,7 @@ pub(crate) fn translate(words: &[String]) -> Result<Translated, String> {
             "-recover" => out.notes.push(
                 "-recover: the arena always restarts an engine after a fault and goes on".into(),
             ),
+            "-use-affinity" => out.args.push("--affinity".to_string()),
             "-ratinginterval" => {
                 let n = number(option, values.first())?;
                 push("--report-every", &[n.to_string()]);

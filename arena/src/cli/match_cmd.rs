@@ -87,6 +87,7 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         referee,
         schedule,
         concurrency,
+        affinity: affinity(&args, concurrency)?,
         run_id,
         run_dir,
         journal: journal.clone(),

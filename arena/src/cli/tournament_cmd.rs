@@ -145,6 +145,7 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
         header: header.clone(),
         referee: referee_settings(common, &spec, &run_dir)?,
         concurrency,
+        affinity: affinity(common, concurrency)?,
         run_id,
         run_dir,
         journal: journal.clone(),

@@ -36,6 +36,13 @@ pub struct Plan {
     /// Run the engine as this UID (and GID) through `setpriv`: bwrap itself runs as root.
     /// `None`: bwrap runs unprivileged in a user namespace.
     pub uid: Option<u32>,
+    /// File descriptors, open in bwrap, each holding a seccomp program to load before
+    /// the engine starts (`--add-seccomp-fd`).
+    pub seccomp_fds: Vec<i32>,
+    /// A process limit set inside the box, by `prlimit`, after bwrap has made the box's
+    /// user namespace: the kernel then counts the box's processes against it apart from
+    /// every other box of the same user (the `userns` level).
+    pub nproc_inside: Option<u64>,
 }
 
 /// System folders every box sees read-only (the top-level ones are links into `/usr` on
@@ -104,27 +111,20 @@ pub fn minimal(paths: &[PathBuf]) -> Vec<PathBuf> {
     kept
 }
 
-/// The folders an executable needs beside itself: its own folder and, for a symbolic
-/// link, each target's folder in turn (a virtualenv's `bin/python3` is a link to the base
-/// interpreter), and the interpreter of a `#!` script.
-pub fn program_folders(program: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut current = program.to_path_buf();
+/// `program` and, for a symbolic link, each target in turn (a virtualenv's `bin/python3`
+/// is a link to the base interpreter), as absolute paths. Only for programs the user
+/// named: what a submission's links point to is never followed.
+pub fn link_chain(program: &Path) -> Vec<PathBuf> {
+    let mut out = vec![absolute(program)];
+    let mut current = absolute(program);
     for _ in 0..16 {
-        if let Some(parent) = current.parent() {
-            out.push(parent.to_path_buf());
-        }
         match std::fs::read_link(&current) {
             Ok(target) => {
                 let base = current.parent().unwrap_or(Path::new("/"));
                 current = absolute(&base.join(target));
+                out.push(current.clone());
             }
             Err(_) => break,
-        }
-    }
-    if let Some(interpreter) = shebang(program) {
-        if interpreter != program {
-            out.extend(program_folders(&interpreter));
         }
     }
     out
@@ -134,8 +134,16 @@ pub fn program_folders(program: &Path) -> Vec<PathBuf> {
 /// `/usr/bin/env`).
 pub fn shebang(path: &Path) -> Option<PathBuf> {
     use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    // Never through a link: what a submission's link points to is not read.
+    let n = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?
+        .read(&mut head)
+        .ok()?;
     let line = head[..n].strip_prefix(b"#!")?;
     let end = line.iter().position(|&b| b == b'\n').unwrap_or(line.len());
     let text = std::str::from_utf8(&line[..end]).ok()?;
@@ -163,7 +171,10 @@ pub fn args(plan: &Plan) -> Vec<OsString> {
     if plan.uid.is_none() {
         push(&["--unshare-user", "--disable-userns"]);
     }
-    push(&["--clearenv"]);
+    for fd in &plan.seccomp_fds {
+        a.extend(["--add-seccomp-fd".into(), fd.to_string().into()]);
+    }
+    a.extend(["--clearenv".into()]);
     for (k, v) in &plan.env {
         a.extend(["--setenv".into(), k.into(), v.into()]);
     }
@@ -233,6 +244,13 @@ pub fn args(plan: &Plan) -> Vec<OsString> {
     } else {
         a.push("--".into());
     }
+    if let Some(n) = plan.nproc_inside {
+        a.extend([
+            "/usr/bin/prlimit".into(),
+            format!("--nproc={n}:{n}").into(),
+            "--".into(),
+        ]);
+    }
     a.push(plan.program.clone().into());
     a.extend(plan.args.iter().map(OsString::from));
     a
@@ -265,7 +283,7 @@ mod tests {
     }
 
     #[test]
-    fn shebang_and_link_folders() {
+    fn shebang_and_link_chain() {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().join("base/bin");
         std::fs::create_dir_all(&base).unwrap();
@@ -274,8 +292,8 @@ mod tests {
         std::fs::create_dir_all(&venv).unwrap();
         std::os::unix::fs::symlink(base.join("python9"), venv.join("python3")).unwrap();
         assert_eq!(
-            program_folders(&venv.join("python3")),
-            vec![venv.clone(), base.clone()]
+            link_chain(&venv.join("python3")),
+            vec![venv.join("python3"), base.join("python9")]
         );
         let script = dir.path().join("bot");
         std::fs::write(
@@ -284,9 +302,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(shebang(&script), Some(venv.join("python3")));
-        assert_eq!(
-            program_folders(&script),
-            vec![dir.path().to_path_buf(), venv, base]
-        );
+        // A script's first line is content, not configuration: it adds nothing.
+        assert_eq!(link_chain(&script), vec![script.clone()]);
     }
 }

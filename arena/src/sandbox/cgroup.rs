@@ -40,6 +40,9 @@ pub enum Layout {
         cpuacct: PathBuf,
         /// The cpu hierarchy's root (CPU quota), when mounted.
         cpu: Option<PathBuf>,
+        /// The freezer hierarchy's root (suspending a box while its opponent thinks),
+        /// when mounted.
+        freezer: Option<PathBuf>,
     },
     /// The unified v2 hierarchy's root.
     V2(PathBuf),
@@ -82,11 +85,13 @@ impl Layout {
         let pids = find("pids", "cgroup.procs")?;
         let cpuacct = find("cpuacct", "cpuacct.usage")?;
         let cpu = find("cpu", "cpu.cfs_quota_us").ok();
+        let freezer = find("freezer", "cgroup.procs").ok();
         Ok(Layout::V1 {
             memory,
             pids,
             cpuacct,
             cpu,
+            freezer,
         })
     }
 
@@ -99,9 +104,11 @@ impl Layout {
                 pids,
                 cpuacct,
                 cpu,
+                freezer,
             } => {
                 let mut roots = vec![memory.clone(), pids.clone(), cpuacct.clone()];
                 roots.extend(cpu.iter().cloned());
+                roots.extend(freezer.iter().cloned());
                 roots.sort();
                 roots.dedup();
                 roots
@@ -333,6 +340,58 @@ impl BoxGroup {
                     memory_now: read_number(&dir.join("memory.current")),
                 }
             }
+        }
+    }
+
+    /// The file that freezes the group, and the values for frozen and thawed.
+    fn freezer(&self) -> Option<(PathBuf, &'static str, &'static str)> {
+        match &self.layout {
+            Layout::V1 { freezer, .. } => {
+                let dir = self.dir_in(freezer.as_ref()?)?;
+                Some((dir.join("freezer.state"), "FROZEN", "THAWED"))
+            }
+            Layout::V2(_) => {
+                let file = self.dirs[0].join("cgroup.freeze");
+                file.exists().then_some((file, "1", "0"))
+            }
+        }
+    }
+
+    /// Whether this group can be frozen (a freezer hierarchy, or cgroup v2).
+    pub fn can_freeze(&self) -> bool {
+        self.freezer().is_some()
+    }
+
+    /// Freezes (`true`) or thaws the whole group; when freezing, waits up to 100 ms for
+    /// the kernel to report every task frozen.
+    pub fn freeze(&self, frozen: bool) {
+        let Some((file, on, off)) = self.freezer() else {
+            return;
+        };
+        if let Err(e) = write(&file, if frozen { on } else { off }) {
+            log::warn!("sandbox: {e}");
+            return;
+        }
+        if !frozen {
+            return;
+        }
+        let until = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < until {
+            let done = match &self.layout {
+                Layout::V1 { .. } => {
+                    std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == "FROZEN")
+                }
+                Layout::V2(_) => {
+                    std::fs::read_to_string(self.dirs[0].join("cgroup.events"))
+                        .ok()
+                        .and_then(|t| keyed(&t, "frozen"))
+                        == Some(1)
+                }
+            };
+            if done {
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
         }
     }
 

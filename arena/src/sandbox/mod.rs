@@ -23,7 +23,9 @@
 
 pub mod bwrap;
 pub mod cgroup;
+pub mod freeze;
 pub mod landlock;
+pub mod seccomp;
 pub mod uid;
 
 use std::ffi::CString;
@@ -93,6 +95,9 @@ pub struct Sandbox {
     pub cpus: Option<u32>,
     /// More host paths the engine may read (`ro=PATH`), bound at the same path.
     pub read_only: Vec<PathBuf>,
+    /// `suspend=off`: `Some(true)` keeps the box running while its opponent is on move
+    /// (an engine that thinks on the opponent's time); by default it is suspended.
+    pub keep_running: Option<bool>,
 }
 
 /// The limits in force, defaults filled in.
@@ -130,6 +135,7 @@ impl Sandbox {
             file_bytes: Some(16 << 20),
             cpus: Some(1),
             read_only: Vec::new(),
+            keep_running: None,
         }
     }
 
@@ -314,6 +320,14 @@ pub struct BoxGuard {
     seen: Arc<Mutex<Option<Violation>>>,
     watcher: Option<tokio::task::JoinHandle<()>>,
     torn_down: bool,
+    /// The box's outermost process (0 before it is started).
+    pid: i32,
+    /// Whether the box is suspended now.
+    frozen: bool,
+    /// Never suspended (`suspend=off`).
+    keep_running: bool,
+    /// The read ends of the seccomp pipes, open until bwrap has started.
+    seccomp_pipes: Vec<std::os::fd::OwnedFd>,
 }
 
 /// How often a running box's counters are read.
@@ -324,6 +338,9 @@ impl BoxGuard {
     /// whole box at once (cgroup v1 has no group OOM kill, and a refused fork or a spent
     /// CPU budget kills nothing by itself).
     pub fn watch(&mut self, pid: i32) {
+        self.pid = pid;
+        // bwrap has its copies of the seccomp programs now.
+        self.seccomp_pipes.clear();
         let Some(group) = self.group.clone() else {
             return;
         };
@@ -361,9 +378,10 @@ impl BoxGuard {
         ))
     }
 
-    /// The limit the engine's end points to: the box's counters first, then its exit
-    /// status and the last lines of its stderr.
-    pub fn violation(&self, status: Option<ExitInfo>, stderr_tail: &str) -> Option<Violation> {
+    /// The limit the engine's end points to, from evidence the kernel gives only: the
+    /// box's counters, then the signal that ended it. What the engine printed never
+    /// counts (a bot could print anything).
+    pub fn violation(&self, status: Option<ExitInfo>) -> Option<Violation> {
         if let Some(v) = self.counted_violation() {
             return Some(v);
         }
@@ -374,11 +392,56 @@ impl BoxGuard {
             }
             s => s,
         };
-        status_violation(self.level, &self.limits, status, stderr_tail)
+        status_violation(&self.limits, status)
+    }
+
+    /// CPU time the whole box has used so far, nanoseconds: the cgroup's counter, else
+    /// the sum over the box's processes.
+    pub fn cpu_ns(&self) -> u64 {
+        match &self.group {
+            Some(group) => group.counters().cpu_ns,
+            None => freeze::tree_cpu_ns(&self.members()),
+        }
+    }
+
+    /// The box's processes now, where it has no cgroup: those of its UID (as root),
+    /// else its outermost process and its descendants.
+    fn members(&self) -> Vec<i32> {
+        match &self.lease {
+            Some(lease) => uid::processes_of(lease.uid()),
+            None => freeze::descendants(self.pid),
+        }
+    }
+
+    /// Suspends every process of the box (cgroup freezer, else SIGSTOP to each), so that
+    /// it uses no CPU while its opponent thinks. Idempotent.
+    pub fn suspend(&mut self) {
+        if self.frozen || self.keep_running || self.pid <= 0 || self.torn_down {
+            return;
+        }
+        self.frozen = true;
+        match &self.group {
+            Some(group) if group.can_freeze() => group.freeze(true),
+            _ => freeze::stop_all(|| self.members()),
+        }
+    }
+
+    /// Lets a suspended box run again. Idempotent.
+    pub fn resume(&mut self) {
+        if !self.frozen {
+            return;
+        }
+        self.frozen = false;
+        match &self.group {
+            Some(group) if group.can_freeze() => group.freeze(false),
+            _ => freeze::continue_all(&self.members()),
+        }
     }
 
     /// Kills every process of the box at once.
-    pub fn kill(&self) {
+    pub fn kill(&mut self) {
+        // A frozen task dies only once thawed (cgroup v1).
+        self.resume();
         if let Some(group) = &self.group {
             group.kill_all();
         }
@@ -387,17 +450,18 @@ impl BoxGuard {
         }
     }
 
-    /// Removes everything the box had: processes, cgroup, private directory, UID lease.
-    /// Blocks for at most a few ms (up to 3 s if the kernel is slow to empty a group).
+    /// Removes everything the box had: processes, cgroup, private directory, kernel state
+    /// of its UID (key rings, IPC objects), UID lease. Blocks for at most a few ms (up to
+    /// 3 s if the kernel is slow to empty a group).
     pub fn teardown(&mut self) {
         if self.torn_down {
             return;
         }
-        self.torn_down = true;
         if let Some(w) = self.watcher.take() {
             w.abort();
         }
         self.kill();
+        self.torn_down = true;
         if let Some(group) = &self.group {
             group.remove();
         }
@@ -408,8 +472,8 @@ impl BoxGuard {
                 let _ = std::fs::remove_dir(parent);
             }
         }
-        if let (Some(lease), None) = (&self.lease, &self.group) {
-            uid::kill_all_of(lease.uid());
+        if let Some(lease) = &self.lease {
+            uid::scrub(lease.uid());
         }
         self.lease = None;
     }
@@ -456,84 +520,30 @@ fn group_violation(group: &cgroup::BoxGroup, limits: &Limits) -> Option<Violatio
     None
 }
 
-/// What the exit status and the stderr tail say about a limit (per-process limits).
-fn status_violation(
-    level: Level,
-    limits: &Limits,
-    status: Option<ExitInfo>,
-    stderr_tail: &str,
-) -> Option<Violation> {
+/// What the signal that ended an engine says about a limit (per-process limits): the
+/// kernel's own signals for CPU time and file size.
+fn status_violation(limits: &Limits, status: Option<ExitInfo>) -> Option<Violation> {
     match status {
-        Some(ExitInfo::Signal(libc::SIGXCPU)) => {
-            return Some((
-                "cpu",
-                format!(
-                    "killed by SIGXCPU after {} CPU seconds",
-                    limits.cpu_seconds.unwrap_or(0)
-                ),
-            ))
-        }
-        Some(ExitInfo::Signal(libc::SIGXFSZ)) => {
-            return Some((
-                "file-size",
-                format!(
-                    "killed by SIGXFSZ: wrote a file over {} MiB",
-                    limits.file_bytes >> 20
-                ),
-            ))
-        }
-        None => return None,
-        _ => {}
-    }
-    let memory_words = [
-        "MemoryError",
-        "memory allocation of",
-        "Cannot allocate memory",
-        "bad_alloc",
-        "out of memory",
-    ];
-    if level != Level::Strict && memory_words.iter().any(|w| stderr_tail.contains(w)) {
-        return Some((
-            "memory",
+        Some(ExitInfo::Signal(libc::SIGXCPU)) => Some((
+            "cpu",
             format!(
-                "ran out of its {} MiB address space",
-                limits.memory_bytes >> 20
+                "killed by SIGXCPU after {} CPU seconds",
+                limits.cpu_seconds.unwrap_or(0)
             ),
-        ));
-    }
-    if level != Level::Strict
-        && (stderr_tail.contains("Resource temporarily unavailable")
-            || stderr_tail.contains("can't start new thread"))
-    {
-        return Some((
-            "processes",
-            format!(
-                "could not start another process or thread (limit {})",
-                limits.processes
-            ),
-        ));
-    }
-    if stderr_tail.contains("Read-only file system") || stderr_tail.contains("Permission denied") {
-        return Some((
-            "filesystem",
-            if level == Level::Limits {
-                "tried to write outside its directory (permission denied)".to_string()
-            } else {
-                "tried to write outside /tmp (the rest of its file system is read-only)".to_string()
-            },
-        ));
-    }
-    if stderr_tail.contains("File too large") {
-        return Some((
+        )),
+        Some(ExitInfo::Signal(libc::SIGXFSZ)) => Some((
             "file-size",
-            format!("wrote a file over {} MiB", limits.file_bytes >> 20),
-        ));
+            format!(
+                "killed by SIGXFSZ: wrote a file over {} MiB",
+                limits.file_bytes >> 20
+            ),
+        )),
+        _ => None,
     }
-    None
 }
 
 /// The folder (or file) an engine may read as its own: `home` when given, else `dir`, else
-/// the folder of the script an interpreter runs, else the program's folder.
+/// the folder of the script an interpreter in a system folder runs, else the program's folder.
 fn engine_home(spec: &SpawnSpec) -> PathBuf {
     if let Some(home) = spec.home.as_ref().or(spec.dir.as_ref()) {
         return bwrap::absolute(home);
@@ -548,44 +558,112 @@ fn engine_home(spec: &SpawnSpec) -> PathBuf {
     program.parent().map_or(program.clone(), Path::to_path_buf)
 }
 
-/// `sys.executable` and the prefixes of a Python interpreter.
-type PythonLayout = (PathBuf, Vec<PathBuf>);
+/// What a program named by the user (the arena's command line: `cmd=`, `python=`,
+/// `--python`), outside the engine's own folder, needs in the box: the path to run and the
+/// folders to bind. Found from the file system alone, never by running anything: the
+/// folders of its symbolic-link chain and, for a Python interpreter, the prefix above each
+/// `bin` folder of that chain and the base interpreter a virtualenv's `pyvenv.cfg` names.
+/// A pyenv shim (a shell script that would not work in a box) is resolved to the
+/// interpreter pyenv would choose (`PYENV_VERSION`, `.python-version`, the global
+/// `version` file).
+///
+/// # Errors
+/// A program that cannot work in a box, with what to give instead.
+pub fn interpreter_binds(program: &Path) -> Result<(PathBuf, Vec<PathBuf>), String> {
+    let program = match pyenv_shim_target(program) {
+        Some(found) => found?,
+        None => program.to_path_buf(),
+    };
+    let chain = bwrap::link_chain(&program);
+    let python = chain.iter().any(|p| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+    });
+    let mut binds = Vec::new();
+    for link in &chain {
+        let Some(folder) = link.parent() else {
+            continue;
+        };
+        binds.push(folder.to_path_buf());
+        if !python || folder.file_name().is_none_or(|n| n != "bin") {
+            continue;
+        }
+        let Some(prefix) = folder.parent() else {
+            continue;
+        };
+        binds.push(prefix.to_path_buf());
+        // A virtualenv: `home = /base/bin` in its pyvenv.cfg.
+        if let Ok(cfg) = std::fs::read_to_string(prefix.join("pyvenv.cfg")) {
+            for line in cfg.lines() {
+                let Some((key, value)) = line.split_once('=') else {
+                    continue;
+                };
+                if key.trim() == "home" {
+                    let home = bwrap::absolute(Path::new(value.trim()));
+                    if home.file_name().is_some_and(|n| n == "bin") {
+                        if let Some(base) = home.parent() {
+                            binds.push(base.to_path_buf());
+                        }
+                    }
+                    binds.push(home);
+                }
+            }
+        }
+    }
+    binds.retain(|b| b.as_path() != Path::new("/") && !is_home_root(b));
+    Ok((program, binds))
+}
 
-/// A Python interpreter's own folders (`sys.prefix`, `sys.base_prefix`) and the path it
-/// runs as (`sys.executable`: a pyenv shim is a shell script that would not work in a
-/// box; a virtualenv's interpreter keeps its virtualenv path), asked once per path.
-fn python_layout(program: &Path) -> Option<PythonLayout> {
-    static CACHE: OnceLock<Mutex<std::collections::HashMap<PathBuf, Option<PythonLayout>>>> =
-        OnceLock::new();
-    let name = program.file_name()?.to_string_lossy();
-    if !name.starts_with("python") || bwrap::is_system(program) {
+/// `/root`, `/home` and `/home/NAME` are never bound whole.
+fn is_home_root(path: &Path) -> bool {
+    path == Path::new("/root")
+        || path == Path::new("/home")
+        || (path.starts_with("/home") && path.components().count() == 3)
+}
+
+/// The interpreter a pyenv shim stands for: `None` when `program` is no shim.
+fn pyenv_shim_target(program: &Path) -> Option<Result<PathBuf, String>> {
+    let shims = program.parent()?;
+    if shims.file_name()? != "shims" {
         return None;
     }
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(program) {
-        return hit.clone();
+    let root = shims.parent()?;
+    if !root.join("versions").is_dir() {
+        return None;
     }
-    let found = (|| {
-        let out = std::process::Command::new(program)
-            .args([
-                "-I",
-                "-c",
-                "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix); print(sys.exec_prefix); print(sys.base_exec_prefix)",
-            ])
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        let text = String::from_utf8(out.stdout).ok()?;
-        let mut lines = text.lines().map(PathBuf::from);
-        let executable = lines.next().filter(|p| p.is_absolute())?;
-        Some((executable, lines.filter(|p| p.is_absolute()).collect()))
-    })();
-    cache
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(program.to_path_buf(), found.clone());
-    found
+    let name = program.file_name()?;
+    let version = std::env::var("PYENV_VERSION").ok().or_else(|| {
+        let cwd = std::env::current_dir().ok()?;
+        cwd.ancestors()
+            .find_map(|d| std::fs::read_to_string(d.join(".python-version")).ok())
+            .or_else(|| std::fs::read_to_string(root.join("version")).ok())
+    });
+    let version = version
+        .as_deref()
+        .and_then(|v| v.split_whitespace().next())
+        .unwrap_or("system")
+        .to_string();
+    let candidate = root.join("versions").join(&version).join("bin").join(name);
+    Some(if candidate.is_file() {
+        Ok(candidate)
+    } else if version == "system" {
+        let fallback = Path::new("/usr/bin").join(name);
+        if fallback.is_file() {
+            Ok(fallback)
+        } else {
+            Err(format!(
+                "{} is a pyenv shim for the system Python, and /usr/bin has no {}: name an interpreter (python=PATH)",
+                program.display(),
+                name.to_string_lossy()
+            ))
+        }
+    } else {
+        Err(format!(
+            "{} is a pyenv shim whose version '{version}' has no {}: name the interpreter itself (python=PATH, for example the output of `pyenv which python3`)",
+            program.display(),
+            candidate.display()
+        ))
+    })
 }
 
 /// The environment of a sandboxed engine: nothing of the arena's.
@@ -607,15 +685,41 @@ fn clean_env(spec: &SpawnSpec, home: &str) -> Vec<(String, String)> {
 /// Everything the child does between fork and exec, prepared before the fork.
 struct PreExec {
     parent: libc::pid_t,
+    /// A session keyring of its own (boxed engines): the arena's (a login session's
+    /// secrets) is not inherited.
+    new_keyring: bool,
     cgroup_procs: Vec<CString>,
     rlimits: Vec<(libc::__rlimit_resource_t, u64)>,
     user: Option<u32>,
     landlock: Option<(u64, Vec<CString>)>,
+    /// Seccomp programs installed last, just before `exec` (the `limits` level; the
+    /// namespaced levels hand them to bwrap).
+    seccomp: &'static [seccompiler::BpfProgram],
+    /// Descriptors the new program inherits (the seccomp programs bwrap reads): open
+    /// with close-on-exec in the arena, so no other child sees them, and cleared here.
+    keep_fds: Vec<i32>,
+    /// Cores the engine may run on (`--affinity`).
+    cpus: Option<libc::cpu_set_t>,
 }
 
 impl PreExec {
-    /// Runs in the child. Only async-signal-safe calls: open/write/close, setrlimit,
-    /// setgroups/setresgid/setresuid, prctl, Landlock system calls.
+    fn new(parent: libc::pid_t) -> PreExec {
+        PreExec {
+            parent,
+            new_keyring: false,
+            cgroup_procs: Vec::new(),
+            rlimits: Vec::new(),
+            user: None,
+            landlock: None,
+            seccomp: &[],
+            keep_fds: Vec::new(),
+            cpus: None,
+        }
+    }
+
+    /// Runs in the child. Only async-signal-safe calls: setsid, keyctl, open/write/close,
+    /// fcntl, setrlimit, sched_setaffinity, setgroups/setresgid/setresuid, prctl, Landlock
+    /// and seccomp system calls.
     fn run(&self) -> io::Result<()> {
         // SAFETY: every call below is a plain system call on memory prepared before the
         // fork that outlives the call.
@@ -624,6 +728,23 @@ impl PreExec {
             if libc::getppid() != self.parent {
                 // The arena died between fork and prctl.
                 libc::_exit(1);
+            }
+            // A session of its own, at every level: no controlling terminal, so no
+            // `/dev/tty` to type into (TIOCSTI) and no signal from the arena's terminal.
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if self.new_keyring {
+                const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+                let rc = libc::syscall(
+                    libc::SYS_keyctl,
+                    KEYCTL_JOIN_SESSION_KEYRING,
+                    std::ptr::null::<libc::c_char>(),
+                );
+                // A kernel without key management has no key ring to leak.
+                if rc < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS) {
+                    return Err(io::Error::last_os_error());
+                }
             }
             for file in &self.cgroup_procs {
                 let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
@@ -635,6 +756,16 @@ impl PreExec {
                 libc::close(fd);
                 if !ok {
                     return Err(e);
+                }
+            }
+            for &fd in &self.keep_fds {
+                if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(set) = &self.cpus {
+                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) != 0 {
+                    return Err(io::Error::last_os_error());
                 }
             }
             for &(resource, value) in &self.rlimits {
@@ -663,8 +794,33 @@ impl PreExec {
         if let Some((rights, paths)) = &self.landlock {
             landlock::restrict_writes(*rights, paths)?;
         }
+        if !self.seccomp.is_empty() {
+            seccomp::install(self.seccomp)?;
+        }
         Ok(())
     }
+}
+
+/// A pipe holding `bytes`, its write end closed: the read end, for bwrap to read once.
+fn pipe_with(bytes: &[u8]) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills the two descriptors, which we own from here on.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created and are owned by nobody else.
+    let (read, write) = unsafe {
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    // A filter is a few KiB, far below a pipe's 64 KiB: the write never blocks.
+    use std::io::Write;
+    (&write).write_all(bytes)?;
+    drop(write);
+    Ok(read)
 }
 
 /// The command that starts `spec` (in its box when it has a sandbox), and the box's guard.
@@ -697,13 +853,8 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
-        let pre = PreExec {
-            parent,
-            cgroup_procs: Vec::new(),
-            rlimits: Vec::new(),
-            user: None,
-            landlock: None,
-        };
+        let mut pre = PreExec::new(parent);
+        pre.cpus = cpu_set(&spec.cpus);
         // SAFETY: PreExec::run only makes async-signal-safe calls.
         unsafe {
             command.pre_exec(move || pre.run());
@@ -721,16 +872,20 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
         seen: Arc::new(Mutex::new(None)),
         watcher: None,
         torn_down: false,
+        pid: 0,
+        frozen: false,
+        keep_running: sandbox.keep_running == Some(true),
+        seccomp_pipes: Vec::new(),
     };
     if root && sandbox.level != Level::Userns {
         let layout = support.layout.clone();
         // What an arena killed earlier may have left under this UID: with cgroups, every
         // process of a box is in its group (it cannot leave it); without, look for it.
-        guard.lease = Some(uid::lease(|uid| match &layout {
-            Some(layout) => {
+        guard.lease = Some(uid::lease(|uid| {
+            if let Some(layout) = &layout {
                 let _ = cgroup::remove_group(layout, &format!("uid-{uid}"));
             }
-            None => uid::kill_all_of(uid),
+            uid::scrub(uid);
         })?);
     }
     let uid = guard.lease.as_ref().map(uid::UidLease::uid);
@@ -740,18 +895,19 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
     ];
     if sandbox.level != Level::Strict {
         rlimits.push((libc::RLIMIT_AS, limits.memory_bytes));
-        rlimits.push((libc::RLIMIT_NPROC, limits.processes));
         if let Some(s) = limits.cpu_seconds {
             rlimits.push((libc::RLIMIT_CPU, s));
         }
     }
-    let mut pre = PreExec {
-        parent,
-        cgroup_procs: Vec::new(),
-        rlimits,
-        user: None,
-        landlock: None,
-    };
+    if sandbox.level == Level::Limits {
+        // At `userns` the process limit is set inside the box (see bwrap::Plan): set
+        // here, the kernel would count it against every box of the same user at once.
+        rlimits.push((libc::RLIMIT_NPROC, limits.processes));
+    }
+    let mut pre = PreExec::new(parent);
+    pre.new_keyring = true;
+    pre.rlimits = rlimits;
+    pre.cpus = cpu_set(&spec.cpus);
     let command = match sandbox.level {
         Level::Strict | Level::Userns => {
             if let (Some(layout), Some(uid)) = (&support.layout, uid) {
@@ -769,13 +925,34 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
             }
             let home = engine_home(spec);
             let mut program = bwrap::absolute(&spec.program);
-            let mut read_only = vec![home.clone()];
-            if let Some((executable, prefixes)) = python_layout(&program) {
-                program = executable;
-                read_only.extend(prefixes);
+            // The engine's own file or folder: bound as it is, never through a link.
+            if std::fs::symlink_metadata(&home).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(io::Error::other(format!(
+                    "{} is a symbolic link: a boxed engine's folder or file must be its own, not a link (it is not followed)",
+                    home.display()
+                )));
             }
-            read_only.extend(bwrap::program_folders(&program));
+            let mut read_only = vec![home.clone()];
+            if !program.starts_with(&home) {
+                // A program the user named (an interpreter, an engine beside its `dir=`).
+                let (resolved, binds) = interpreter_binds(&program).map_err(io::Error::other)?;
+                program = resolved;
+                read_only.extend(binds);
+            }
             read_only.extend(sandbox.read_only.iter().map(|p| bwrap::absolute(p)));
+            // A script's `#!` line is the engine's content, not the user's configuration:
+            // its interpreter must be in the box already.
+            if let Some(interpreter) = bwrap::shebang(&program) {
+                let visible = bwrap::is_system(&interpreter)
+                    || read_only.iter().any(|r| interpreter.starts_with(r));
+                if !visible {
+                    return Err(io::Error::other(format!(
+                        "the first line of {} names {}, which is not in the box: run the script with python=PATH (or another interpreter as cmd=), or add ro=FOLDER",
+                        program.display(),
+                        interpreter.display()
+                    )));
+                }
+            }
             // A program inside the engine's own folder needs nothing more of it.
             let read_only = bwrap::minimal(&read_only);
             let cwd = if home.is_dir() {
@@ -783,6 +960,14 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
             } else {
                 home.parent().map_or_else(|| "/".into(), Path::to_path_buf)
             };
+            let mut fds = Vec::new();
+            for program in seccomp::programs(seccomp::Profile::Namespaced)? {
+                let fd = pipe_with(&seccomp::to_bytes(program))?;
+                use std::os::fd::AsRawFd;
+                fds.push(fd.as_raw_fd());
+                guard.seccomp_pipes.push(fd);
+            }
+            pre.keep_fds = fds.clone();
             let plan = bwrap::Plan {
                 program,
                 args: spec.args.clone(),
@@ -791,6 +976,8 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
                 env: clean_env(spec, "/tmp"),
                 tmpfs_bytes: limits.memory_bytes,
                 uid,
+                seccomp_fds: fds,
+                nproc_inside: (sandbox.level == Level::Userns).then_some(limits.processes),
             };
             let mut command = Command::new(&support.bwrap);
             command.args(bwrap::args(&plan)).env_clear();
@@ -816,13 +1003,11 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
             let abi = landlock::landlock_abi();
             if abi > 0 {
                 use std::os::unix::ffi::OsStrExt;
-                // The private directory, and the device files programs write to.
+                // The private directory, and the device files programs write to (never a
+                // terminal).
                 let allowed: Vec<&std::ffi::OsStr> = [dir.as_os_str()]
                     .into_iter()
-                    .chain(
-                        ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"]
-                            .map(std::ffi::OsStr::new),
-                    )
+                    .chain(["/dev/null", "/dev/zero", "/dev/full"].map(std::ffi::OsStr::new))
                     .collect();
                 let paths = allowed
                     .iter()
@@ -830,6 +1015,7 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
                     .collect();
                 pre.landlock = Some((landlock::write_rights(abi), paths));
             }
+            pre.seccomp = seccomp::programs(seccomp::Profile::NoNamespaces)?;
             let mut command = Command::new(&spec.program);
             command
                 .args(&spec.args)
@@ -845,4 +1031,34 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
         command.pre_exec(move || pre.run());
     }
     Ok((command, Some(guard)))
+}
+
+/// A CPU set holding `cores` (`None` when empty: no pinning).
+fn cpu_set(cores: &[usize]) -> Option<libc::cpu_set_t> {
+    if cores.is_empty() {
+        return None;
+    }
+    // SAFETY: cpu_set_t is plain data; CPU_ZERO and CPU_SET write inside it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_ZERO(&mut set);
+        for &c in cores {
+            libc::CPU_SET(c, &mut set);
+        }
+        Some(set)
+    }
+}
+
+/// The cores this process may run on (its affinity mask), in order.
+pub fn usable_cores() -> Vec<usize> {
+    // SAFETY: sched_getaffinity fills a cpu_set_t of the size given.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
 }

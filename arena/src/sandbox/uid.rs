@@ -110,8 +110,11 @@ fn ensure_lock_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Leases the lowest free UID of the range. `on_stale(uid)` runs while the lease is held,
-/// before it is returned, to clean what an arena killed earlier left under that UID.
+/// Leases a free UID of the range, in turn: each lease starts looking just after the
+/// last UID handed out (by any arena of the machine: the turn is kept in
+/// `/run/agon-arena/next`), so a UID goes back to a box only after every other UID of the
+/// range has. `on_stale(uid)` runs while the lease is held, before it is returned, to
+/// clean what an arena killed earlier left under that UID.
 ///
 /// # Errors
 /// When the lock folder cannot be used, or every UID of the range is taken.
@@ -119,11 +122,17 @@ pub fn lease(on_stale: impl Fn(u32)) -> io::Result<UidLease> {
     let dir = lock_dir();
     ensure_lock_dir(&dir)?;
     let uids = range().map_err(io::Error::other)?;
-    for uid in uids.clone() {
+    let (first, count) = (*uids.start(), uids.end() - uids.start() + 1);
+    let turn = Turn::open(&dir.join("next"))?;
+    let start = turn.read().map_or(0, |n| n.wrapping_sub(first) % count);
+    for i in 0..count {
+        let uid = first + (start + i) % count;
         if has_name(uid) {
             continue;
         }
         if let Some(lock) = try_lock(&dir.join(format!("uid-{uid}.lock")))? {
+            turn.write(uid + 1);
+            drop(turn);
             on_stale(uid);
             return Ok(UidLease { uid, _lock: lock });
         }
@@ -133,6 +142,103 @@ pub fn lease(on_stale: impl Fn(u32)) -> io::Result<UidLease> {
         uids.start(),
         uids.end()
     )))
+}
+
+/// The file that holds whose turn is next, locked while open.
+struct Turn(File);
+
+impl Turn {
+    fn open(path: &Path) -> io::Result<Turn> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)?;
+        // SAFETY: plain syscall on a descriptor we own; released when it is closed.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Turn(file))
+    }
+
+    fn read(&self) -> Option<u32> {
+        use std::io::Read;
+        let mut text = String::new();
+        (&self.0).read_to_string(&mut text).ok()?;
+        text.trim().parse().ok()
+    }
+
+    fn write(&self, next: u32) {
+        use std::io::{Seek, Write};
+        let mut f = &self.0;
+        let _ = f.set_len(0);
+        let _ = f.seek(std::io::SeekFrom::Start(0));
+        let _ = write!(f, "{next}");
+    }
+}
+
+/// Removes the kernel state a box may have left under `uid` outside its namespaces: its
+/// processes and the System V IPC objects it owns in the arena's IPC namespace. (Key
+/// rings need nothing: no box can make a key, the system-call filter refuses every key
+/// call, and touching a UID's user key ring would create it.) Root only. Called when a
+/// UID is leased and when its box is torn down.
+pub fn scrub(uid: u32) {
+    kill_all_of(uid);
+    remove_ipc_of(uid);
+}
+
+/// The ids of the System V IPC objects of one kind (`shm`, `msg`, `sem`) whose owner or
+/// creator is `uid`, from `/proc/sysvipc/KIND`.
+pub fn ipc_of(kind: &str, uid: u32) -> Vec<i32> {
+    let Ok(text) = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")) else {
+        return Vec::new();
+    };
+    let mut lines = text.lines();
+    let Some(header) = lines.next() else {
+        return Vec::new();
+    };
+    let columns: Vec<&str> = header.split_whitespace().collect();
+    let at = |name: &str| columns.iter().position(|c| *c == name);
+    let (Some(id), Some(owner), Some(creator)) = (
+        at(match kind {
+            "shm" => "shmid",
+            "msg" => "msqid",
+            _ => "semid",
+        }),
+        at("uid"),
+        at("cuid"),
+    ) else {
+        return Vec::new();
+    };
+    lines
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let hit = [owner, creator]
+                .iter()
+                .any(|&c| f.get(c).and_then(|v| v.parse::<u32>().ok()) == Some(uid));
+            hit.then(|| f.get(id)?.parse().ok()).flatten()
+        })
+        .collect()
+}
+
+fn remove_ipc_of(uid: u32) {
+    // SAFETY: plain syscalls on ids just read; a removed or reused id fails harmlessly
+    // (only objects of the box's UID are listed).
+    unsafe {
+        for id in ipc_of("shm", uid) {
+            libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
+        }
+        for id in ipc_of("msg", uid) {
+            libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut());
+        }
+        for id in ipc_of("sem", uid) {
+            libc::semctl(id, 0, libc::IPC_RMID);
+        }
+    }
 }
 
 /// Whether the lease of `uid` is free now (nobody holds it); the check's own lock is

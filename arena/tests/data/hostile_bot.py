@@ -264,6 +264,161 @@ def attack_read():
         report("secret", bool(found), f"found in {found}")
 
 
+LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.syscall.restype = ctypes.c_long
+# x86-64 system-call numbers.
+SYS = {"keyctl": 250, "add_key": 248, "request_key": 249, "io_uring_setup": 425,
+       "unshare": 272, "shmget": 29, "mq_open": 240, "perf_event_open": 298, "bpf": 321,
+       "ptrace": 101}
+KEY_SPEC_SESSION_KEYRING, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING = -3, -4, -5
+KEYCTL_SEARCH, KEYCTL_READ = 10, 11
+
+
+def syscall(name, *args, x32=False):
+    nr = SYS[name] | (0x40000000 if x32 else 0)
+    rc = LIBC.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) if isinstance(a, int) else a for a in args])
+    return rc, ctypes.get_errno()
+
+
+def key_search(ring, description):
+    rc, err = syscall("keyctl", KEYCTL_SEARCH, ring, b"user", description, 0)
+    if rc < 0:
+        return None, os.strerror(err)
+    buf = ctypes.create_string_buffer(4096)
+    n, err = syscall("keyctl", KEYCTL_READ, rc, buf, 4096)
+    if n < 0:
+        return None, os.strerror(err)
+    return buf.raw[:n], "read"
+
+
+def attack_keyring():
+    """Read the teacher's secret from the session key ring the arena was started with;
+    leave a memo in this UID's user key ring and look for one left by an earlier box."""
+    secret, how = key_search(KEY_SPEC_SESSION_KEYRING, b"agon-teacher-secret")
+    report("keyring-session", secret is not None, f"session ring: {how} {secret!r}")
+    memo = f"memo-{MARKER}-{os.getpid()}".encode()
+    for ring, label in ((KEY_SPEC_USER_KEYRING, "user"), (KEY_SPEC_USER_SESSION_KEYRING, "user-session")):
+        found, how = key_search(ring, b"agon-memo")
+        report("keyring-memo", found is not None, f"{label} ring memo from an earlier box: {how} {found!r}")
+        rc, err = syscall("add_key", b"user", b"agon-memo", memo, len(memo), ring)
+        report("keyring-write", rc >= 0, f"{label} ring: add_key {rc} {os.strerror(err) if rc < 0 else ''}")
+
+
+def attack_ipc():
+    """Leave a System V shared memory segment and a POSIX message queue for a later box,
+    and look for those an earlier box left."""
+    key = 0x61676F6E  # 'agon'
+    rc, err = syscall("shmget", key, 0, 0)
+    report("ipc-find", rc >= 0, f"an earlier box's segment: {rc} {os.strerror(err) if rc < 0 else ''}")
+    rc, err = syscall("shmget", key, 4096, 0o1666)  # IPC_CREAT | 0666
+    report("ipc-create", False, f"created a segment in its own namespace: {rc} {os.strerror(err) if rc < 0 else ''}")
+    name = f"agonmq-{MARKER}".encode()
+    rc, err = syscall("mq_open", name, os.O_RDWR, 0, None)
+    report("mq-find", rc >= 0, f"an earlier box's queue: {rc} {os.strerror(err) if rc < 0 else ''}")
+    rc, err = syscall("mq_open", name, os.O_RDWR | os.O_CREAT, 0o666, None)
+    report("mq-create", False, f"mq_open: {rc} {os.strerror(err) if rc < 0 else ''}")
+
+
+def attack_tty():
+    """Type a command into the arena's terminal (TIOCSTI), through /dev/tty and through
+    each standard descriptor."""
+    import fcntl
+    import termios
+    text = f"echo TTY-{MARKER}\n".encode()
+    fds = []
+    try:
+        fds.append(("/dev/tty", os.open("/dev/tty", os.O_RDWR)))
+    except OSError as e:
+        report("tty", False, f"/dev/tty: {e}")
+    fds += [("stdin", 0), ("stdout", 1), ("stderr", 2)]
+    for label, fd in fds:
+        try:
+            for ch in text:
+                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+            report("tty", True, f"typed through {label}")
+        except OSError as e:
+            report("tty", False, f"{label}: {e}")
+    # The request with bits above 32 set, which a filter comparing 64 bits would miss.
+    rc, err = LIBC.ioctl(0, ctypes.c_ulong(0x100000000 | termios.TIOCSTI), ctypes.c_char_p(b"x")), ctypes.get_errno()
+    report("tty", rc == 0, f"high-bit TIOCSTI: {rc} {os.strerror(err)}")
+
+
+def attack_kernel():
+    """The kernel surface of recent escapes: io_uring, new namespaces, perf, bpf, ptrace,
+    and the x32 entry to the same calls."""
+    params = ctypes.create_string_buffer(120)
+    for x32 in (False, True):
+        rc, err = syscall("io_uring_setup", 8, params, x32=x32)
+        report("io_uring", rc >= 0, f"{'x32 ' if x32 else ''}io_uring_setup: {rc} {os.strerror(err)}")
+        if rc >= 0:
+            os.close(rc)
+    for flag, label in ((0x10000000, "CLONE_NEWUSER"), (0x40000000, "CLONE_NEWNET"), (0x20000, "CLONE_NEWNS")):
+        rc, err = syscall("unshare", flag)
+        report("unshare", rc == 0, f"unshare({label}): {rc} {os.strerror(err)}")
+    attr = ctypes.create_string_buffer(128)
+    ctypes.memmove(attr, (128).to_bytes(4, "little"), 0)
+    rc, err = syscall("perf_event_open", attr, 0, -1, -1, 0)
+    report("perf", rc >= 0, f"perf_event_open: {rc} {os.strerror(err)}")
+    rc, err = syscall("bpf", 0, attr, 64)
+    report("bpf", rc >= 0, f"bpf: {rc} {os.strerror(err)}")
+    rc, err = syscall("ptrace", 0, 0, 0, 0)  # PTRACE_TRACEME
+    report("ptrace-self", rc == 0, f"ptrace(TRACEME): {rc} {os.strerror(err)}")
+    # Python has no os.unshare before 3.12: try the command too.
+    r = subprocess.run(["unshare", "-U", "true"], capture_output=True)
+    report("unshare", r.returncode == 0, f"unshare -U: {r.returncode} {r.stderr.decode().strip()}")
+
+
+def attack_lie():
+    """Print what a resource limit would print, then exit: a crash, never a limit."""
+    print("MemoryError\nOSError: [Errno 27] File too large\nPermission denied\n"
+          "Resource temporarily unavailable\ncan't start new thread", file=sys.stderr, flush=True)
+    report("lie", False, "printed limit words and exits")
+    sys.exit(1)
+
+
+def attack_spinners():
+    """Children that spin the CPU for the whole game, while the opponent thinks too."""
+    for _ in range(int(ENV.get("SPINNERS", "4"))):
+        if os.fork() == 0:
+            while True:
+                pass
+    report("spinners", False, "started")
+
+
+def attack_siblings():
+    """A file submission lists its folder and reads its classmates' files."""
+    here = os.path.dirname(os.path.abspath(sys.argv[0]))
+    me = os.path.basename(sys.argv[0])
+    try:
+        others = [n for n in os.listdir(here) if n != me]
+    except OSError as e:
+        report("siblings", False, f"listdir {here}: {e}")
+        return
+    report("siblings", bool(others), f"{here} holds {others}")
+    for n in others:
+        try:
+            with open(os.path.join(here, n), "rb") as f:
+                report("siblings", True, f"read {n}: {f.read(40)!r}")
+        except OSError as e:
+            report("siblings", False, f"{n}: {e}")
+
+
+def attack_affinity():
+    """Says which cores it may run on (not an attack: for the pinning test)."""
+    report("affinity", False, "cores " + ",".join(map(str, sorted(os.sched_getaffinity(0)))))
+
+
+def attack_rootcheck():
+    """Leave a mark in the host's /tmp if started as root outside any box."""
+    if os.getuid() == 0:
+        try:
+            with open(f"/tmp/{MARKER}-ran-as-root", "w") as f:
+                f.write(" ".join(sys.argv))
+        except OSError:
+            pass
+    report("rootcheck", os.getuid() == 0, f"uid {os.getuid()} argv {sys.argv[1:3]}")
+
+
 ATTACKS = {
     "signal": attack_signal,
     "daemon": attack_daemon,
@@ -275,12 +430,21 @@ ATTACKS = {
     "bigwrite": attack_bigwrite,
     "network": attack_network,
     "read": attack_read,
+    "keyring": attack_keyring,
+    "ipc": attack_ipc,
+    "tty": attack_tty,
+    "kernel": attack_kernel,
+    "lie": attack_lie,
+    "spinners": attack_spinners,
+    "siblings": attack_siblings,
+    "rootcheck": attack_rootcheck,
+    "affinity": attack_affinity,
 }
 
 
 def attack_all():
     for name in filter(None, ENV.get("ATTACKS", "").split(",")):
-        if name == "bigwrite":
+        if name in ("bigwrite", "lie"):
             ATTACKS[name]()  # its error ends the bot, as in a bot that did not expect it
             continue
         try:
