@@ -464,7 +464,7 @@ fn remove_dir(layout: &Layout, dir: &Path) -> io::Result<()> {
                     format!("cannot remove the cgroup {}: {e}", dir.display()),
                 ))
             }
-            Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => std::thread::sleep(Duration::from_millis(1)),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Suspending a box without a cgroup freezer, and reading its CPU time: the box's
+//! Suspending a box without a cgroup freezer, and reading a process's CPU time: the box's
 //! processes found in `/proc` (its outermost process and every descendant, or every
 //! process of its UID), stopped with SIGSTOP and continued with SIGCONT.
 //!
@@ -61,14 +61,6 @@ pub fn descendants(root: i32) -> Vec<i32> {
     found
 }
 
-/// CPU time of `pids` (each with its reaped children), nanoseconds.
-pub fn tree_cpu_ns(pids: &[i32]) -> u64 {
-    // SAFETY: sysconf has no preconditions.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    let ticks: u64 = pids.iter().filter_map(|&p| stat(p)).map(|s| s.2).sum();
-    ticks * (1_000_000_000 / hz)
-}
-
 /// CPU time of one process (its threads and reaped children), nanoseconds.
 pub fn process_cpu_ns(pid: i32) -> Option<u64> {
     // SAFETY: sysconf has no preconditions.
@@ -77,10 +69,16 @@ pub fn process_cpu_ns(pid: i32) -> Option<u64> {
 }
 
 /// Stops every process `members` lists, pass after pass, until a pass finds all of them
-/// stopped (at most 50 passes, about 50 ms).
-pub fn stop_all(members: impl Fn() -> Vec<i32>) {
-    for _ in 0..50 {
+/// stopped (at most 200 passes, about 20 ms); returns those it found.
+pub fn stop_all(members: impl Fn() -> Vec<i32>) -> Vec<i32> {
+    let mut all = Vec::new();
+    for _ in 0..200 {
         let pids = members();
+        all.extend(
+            pids.iter()
+                .filter(|p| !all.contains(*p))
+                .collect::<Vec<_>>(),
+        );
         let mut all_stopped = true;
         for &pid in &pids {
             match stat(pid) {
@@ -95,11 +93,12 @@ pub fn stop_all(members: impl Fn() -> Vec<i32>) {
             }
         }
         if all_stopped {
-            return;
+            return all;
         }
-        std::thread::sleep(Duration::from_millis(1));
+        std::thread::sleep(Duration::from_micros(100));
     }
     log::warn!("sandbox: a box kept starting processes while it was being suspended");
+    all
 }
 
 /// Continues every process of `pids`.

@@ -169,10 +169,16 @@ impl Sandbox {
                     "{s} CPU seconds"
                 )),
             l.file_bytes >> 20,
-            if self.level == Level::Strict {
-                format!(", {} core(s)", l.cpus)
-            } else {
-                String::new()
+            match self.level {
+                Level::Strict => format!(", {} core(s)", l.cpus),
+                // The guarantee this level lacks, said where the limits are printed.
+                Level::Userns => format!(
+                    " (no cgroup without root: a box may use up to {} x {} MiB of memory \
+                     in all; processes are counted per box)",
+                    l.processes,
+                    l.memory_bytes >> 20
+                ),
+                Level::Limits => String::new(),
             }
         )
     }
@@ -326,6 +332,8 @@ pub struct BoxGuard {
     frozen: bool,
     /// Never suspended (`suspend=off`).
     keep_running: bool,
+    /// The processes stopped by signal, to continue.
+    stopped: Vec<i32>,
     /// The read ends of the seccomp pipes, open until bwrap has started.
     seccomp_pipes: Vec<std::os::fd::OwnedFd>,
 }
@@ -395,12 +403,13 @@ impl BoxGuard {
         status_violation(&self.limits, status)
     }
 
-    /// CPU time the whole box has used so far, nanoseconds: the cgroup's counter, else
-    /// the sum over the box's processes.
+    /// CPU time used so far, nanoseconds: the whole box's (its cgroup's counter), else
+    /// its outermost process's with its threads and reaped children (cheap to read every
+    /// move, unlike a walk over `/proc`).
     pub fn cpu_ns(&self) -> u64 {
         match &self.group {
             Some(group) => group.counters().cpu_ns,
-            None => freeze::tree_cpu_ns(&self.members()),
+            None => freeze::process_cpu_ns(self.pid).unwrap_or(0),
         }
     }
 
@@ -422,7 +431,7 @@ impl BoxGuard {
         self.frozen = true;
         match &self.group {
             Some(group) if group.can_freeze() => group.freeze(true),
-            _ => freeze::stop_all(|| self.members()),
+            _ => self.stopped = freeze::stop_all(|| self.members()),
         }
     }
 
@@ -434,7 +443,8 @@ impl BoxGuard {
         self.frozen = false;
         match &self.group {
             Some(group) if group.can_freeze() => group.freeze(false),
-            _ => freeze::continue_all(&self.members()),
+            // Nothing of a stopped box can start a process: those stopped are all.
+            _ => freeze::continue_all(&std::mem::take(&mut self.stopped)),
         }
     }
 
@@ -473,7 +483,7 @@ impl BoxGuard {
             }
         }
         if let Some(lease) = &self.lease {
-            uid::scrub(lease.uid());
+            uid::scrub(lease.uid(), self.group.is_some());
         }
         self.lease = None;
     }
@@ -875,6 +885,7 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
         pid: 0,
         frozen: false,
         keep_running: sandbox.keep_running == Some(true),
+        stopped: Vec::new(),
         seccomp_pipes: Vec::new(),
     };
     if root && sandbox.level != Level::Userns {
@@ -885,7 +896,7 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
             if let Some(layout) = &layout {
                 let _ = cgroup::remove_group(layout, &format!("uid-{uid}"));
             }
-            uid::scrub(uid);
+            uid::scrub(uid, layout.is_some());
         })?);
     }
     let uid = guard.lease.as_ref().map(uid::UidLease::uid);

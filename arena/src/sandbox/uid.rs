@@ -182,12 +182,15 @@ impl Turn {
 }
 
 /// Removes the kernel state a box may have left under `uid` outside its namespaces: its
-/// processes and the System V IPC objects it owns in the arena's IPC namespace. (Key
-/// rings need nothing: no box can make a key, the system-call filter refuses every key
-/// call, and touching a UID's user key ring would create it.) Root only. Called when a
-/// UID is leased and when its box is torn down.
-pub fn scrub(uid: u32) {
-    kill_all_of(uid);
+/// processes (unless `in_cgroup`: a box's processes cannot leave its cgroup, which is
+/// emptied and removed by itself) and the System V IPC objects it owns in the arena's IPC
+/// namespace. (Key rings need nothing: no box can make a key, the system-call filter
+/// refuses every key call, and touching a UID's user key ring would create it.) Root
+/// only. Called when a UID is leased and when its box is torn down.
+pub fn scrub(uid: u32, in_cgroup: bool) {
+    if !in_cgroup {
+        kill_all_of(uid);
+    }
     remove_ipc_of(uid);
 }
 
