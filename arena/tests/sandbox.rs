@@ -41,6 +41,10 @@ struct Scene {
     dir: tempfile::TempDir,
     first_uid: u32,
     marker: String,
+    /// The lines of `/proc/key-users` for this scene's UIDs before the test: key rings a
+    /// UID may hold from before (a user key ring lasts as long as the machine) are not
+    /// this test's.
+    keys_before: Vec<String>,
     _serial: std::sync::MutexGuard<'static, ()>,
 }
 
@@ -54,7 +58,12 @@ impl Scene {
             dir,
             first_uid,
             marker: format!("agonbox{test}{}", std::process::id()),
+            keys_before: Vec::new(),
             _serial: serial,
+        };
+        let scene = Scene {
+            keys_before: scene.key_users(),
+            ..scene
         };
         scene.assert_clean("before the test");
         scene
@@ -176,20 +185,31 @@ impl Scene {
             .collect()
     }
 
-    /// Kernel state of this scene's UIDs: key owners in `/proc/key-users`, System V IPC
-    /// objects, UID leases still held.
+    /// The lines of `/proc/key-users` (who owns keys, and how many) for this scene's UIDs.
+    fn key_users(&self) -> Vec<String> {
+        std::fs::read_to_string("/proc/key-users")
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| {
+                let uid = line
+                    .split(':')
+                    .next()
+                    .and_then(|u| u.trim().parse::<u32>().ok());
+                uid.is_some_and(|u| self.uids().contains(&u))
+            })
+            .map(|l| l.trim().to_string())
+            .collect()
+    }
+
+    /// Kernel state of this scene's UIDs that the test left: keys owned that were not
+    /// owned before (`/proc/key-users`), System V IPC objects, UID leases still held.
     fn kernel_state(&self) -> Vec<String> {
-        let mut found = Vec::new();
-        let keys = std::fs::read_to_string("/proc/key-users").unwrap_or_default();
-        for line in keys.lines() {
-            let uid = line
-                .split(':')
-                .next()
-                .and_then(|u| u.trim().parse::<u32>().ok());
-            if uid.is_some_and(|u| self.uids().contains(&u)) {
-                found.push(format!("keys: {}", line.trim()));
-            }
-        }
+        let mut found: Vec<String> = self
+            .key_users()
+            .into_iter()
+            .filter(|l| !self.keys_before.contains(l))
+            .map(|l| format!("keys: {l}"))
+            .collect();
         for uid in self.uids() {
             for kind in ["shm", "msg", "sem"] {
                 for id in arena::sandbox::uid::ipc_of(kind, uid) {
@@ -1672,4 +1692,47 @@ fn affinity_pins_each_engine_to_a_core_of_its_own_or_is_refused() {
         text(&out)
     );
     scene.assert_clean("after the matches");
+}
+
+#[test]
+fn a_first_line_naming_a_secret_folder_binds_nothing() {
+    let scene = Scene::new("shebang", 62200);
+    // A folder the engine must never see, holding a file it would like to read.
+    let secret = scene.path().join("secret");
+    std::fs::create_dir(&secret).unwrap();
+    std::fs::write(secret.join("key.txt"), "teacher-only").unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let bot = scene.path().join("eve");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // An executable whose `#!` line names a program in the secret folder: an arena that
+    // followed it would bind that folder into the box.
+    let run_file = bot.join("run");
+    std::fs::write(
+        &run_file,
+        format!("#!{}/python3\nprint('hello')\n", secret.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&run_file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let victim = scene.bot("victim", false, |t| t);
+    let c = scene.arena_match(
+        2,
+        &[
+            engine(&run_file, "hostile", &[]),
+            engine(&victim, "victim", &[]),
+        ],
+    );
+    let out = run(c, Duration::from_secs(120));
+    assert!(out.status.success(), "{}", text(&out));
+    let records = scene.journal();
+    assert_victim_unharmed(&records);
+    for r in &records {
+        let detail = r["termination"]["detail"].as_str().unwrap_or("");
+        assert_eq!(r["termination"]["kind"], "crash", "{r}");
+        assert!(
+            detail.contains("which is not in the box") && detail.contains("python="),
+            "the refusal should say why and what to do: {r}"
+        );
+    }
+    scene.assert_clean("after the match");
 }
