@@ -267,6 +267,38 @@ impl Scene {
         lines
     }
 
+    /// Two games of the hostile bot (with `attacks`) against the victim, both boxed at
+    /// `level`, into the folder `level`; `prepare` may change the command. Returns the
+    /// journal and the attack lines.
+    fn level_match(
+        &self,
+        level: &str,
+        attacks: &str,
+        prepare: impl FnOnce(&mut Command),
+    ) -> (Vec<Value>, Vec<String>) {
+        let hostile = self.path().join("hostile/bot.py");
+        let victim = self.path().join("victim/bot.py");
+        let marker = format!("env.MARKER={}", self.marker);
+        let sandbox = format!("sandbox={level}");
+        let mut c = self.arena_match(
+            2,
+            &[
+                engine(
+                    &hostile,
+                    "hostile",
+                    &[&format!("env.ATTACKS={attacks}"), &marker, &sandbox],
+                ),
+                engine(&victim, "victim", &[&sandbox]),
+            ],
+        );
+        c.args(["--out", level]);
+        prepare(&mut c);
+        let out = run(c, Duration::from_secs(120));
+        assert!(out.status.success(), "{}", text(&out));
+        let records = journal(&self.path().join(level).join("journal.jsonl"));
+        (records, attack_lines_under(&self.path().join(level)))
+    }
+
     fn journal(&self) -> Vec<Value> {
         journal(&self.path().join("arena-out/journal.jsonl"))
     }
@@ -1152,24 +1184,8 @@ fn no_key_ring_reaches_a_box_at_any_level_and_nothing_passes_between_games() {
     // Two games in a row: the first box leaves a memo in its UID's key rings, the second
     // looks for it.
     for level in ["on", "limits"] {
-        let mut c = scene.arena_match(
-            2,
-            &[
-                engine(
-                    &hostile,
-                    "hostile",
-                    &["env.ATTACKS=keyring", &marker, &format!("sandbox={level}")],
-                ),
-                engine(&victim, "victim", &[&format!("sandbox={level}")]),
-            ],
-        );
-        c.args(["--out", level]);
-        with_secret_key_ring(&mut c);
-        let out = run(c, Duration::from_secs(120));
-        assert!(out.status.success(), "{}", text(&out));
-        let records = journal(&scene.path().join(level).join("journal.jsonl"));
+        let (records, lines) = scene.level_match(level, "keyring", with_secret_key_ring);
         assert_victim_unharmed(&records);
-        let lines = attack_lines_under(&scene.path().join(level));
         assert_blocked(
             &lines,
             &["keyring-session", "keyring-memo", "keyring-write"],
@@ -1291,32 +1307,13 @@ fn the_kernel_surface_is_filtered_and_a_lying_bot_is_a_crash() {
     let victim = scene.bot("victim", false, |t| t);
     let marker = format!("env.MARKER={}", scene.marker);
     for level in ["on", "limits"] {
-        let mut c = scene.arena_match(
-            2,
-            &[
-                engine(
-                    &hostile,
-                    "hostile",
-                    &[
-                        "env.ATTACKS=kernel,ipc",
-                        &marker,
-                        &format!("sandbox={level}"),
-                    ],
-                ),
-                engine(&victim, "victim", &[&format!("sandbox={level}")]),
-            ],
-        );
-        c.args(["--out", level]);
-        let out = run(c, Duration::from_secs(120));
-        assert!(out.status.success(), "{}", text(&out));
-        let records = journal(&scene.path().join(level).join("journal.jsonl"));
+        let (records, lines) = scene.level_match(level, "kernel,ipc", |_| {});
         for r in &records {
             assert_eq!(
                 r["termination"]["kind"], "normal",
                 "a probe ended a game: {r}"
             );
         }
-        let lines = attack_lines_under(&scene.path().join(level));
         assert_blocked(
             &lines,
             &[
