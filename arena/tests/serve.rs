@@ -14,59 +14,11 @@ use std::time::Duration;
 
 use common::{agon, arena, http_status_and_body, scripted, scripted_engine};
 
-/// A running `arena serve`, killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-    /// The lines it printed after the address.
-    banner: Vec<String>,
-}
+/// The server under test (see [`common::start_serve`]).
+type Server = common::Served;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `arena serve --port 0` with `args`; reads the address it prints and the
-/// lines after it, up to the last (`answering ...`).
 fn serve(args: &[&str]) -> Server {
-    let mut child = Command::new(arena())
-        .arg("serve")
-        .args(["--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start arena serve");
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    out.read_line(&mut line).expect("read the address");
-    let mut banner = Vec::new();
-    loop {
-        let mut more = String::new();
-        if out.read_line(&mut more).unwrap_or(0) == 0 || !more.starts_with("  ") {
-            break;
-        }
-        let answering = more.contains("answering");
-        banner.push(more.trim().to_string());
-        if answering {
-            break;
-        }
-    }
-    let port = line
-        .trim()
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in '{line}'"));
-    Server {
-        child,
-        port,
-        banner,
-    }
+    common::start_serve(args)
 }
 
 impl Server {

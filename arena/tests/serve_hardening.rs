@@ -6,54 +6,18 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{arena, http_status_and_body};
 
-/// A running `arena serve`, killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-}
+/// The server under test (see [`common::start_serve`]).
+type Server = common::Served;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `arena serve --port 0` with `args` and reads the address it prints.
 fn serve(args: &[&str]) -> Server {
-    let mut child = Command::new(arena())
-        .arg("serve")
-        .args(["--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start arena serve");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    out.read_line(&mut line).expect("read the address");
-    let port = line
-        .trim()
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in '{line}'"));
-    // The rest of the banner, so that the server is listening and never blocks on stdout.
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while out.read_line(&mut sink).unwrap_or(0) > 0 {
-            sink.clear();
-        }
-    });
-    Server { child, port }
+    common::start_serve(args)
 }
 
 impl Server {

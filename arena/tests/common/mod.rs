@@ -257,3 +257,68 @@ pub fn http_status_and_body(text: &str) -> (u16, &str) {
         .unwrap_or_else(|| panic!("no status in '{text}'"));
     (status, text.split_once("\r\n\r\n").map_or("", |(_, b)| b))
 }
+
+/// A running `arena serve`, killed on drop.
+pub struct Served {
+    /// The server process.
+    pub child: std::process::Child,
+    /// The loopback port it answers on.
+    pub port: u16,
+    /// The indented lines it printed after its address, up to `answering ...`.
+    pub banner: Vec<String>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `arena serve --port 0` with `args`: reads the address it prints and its banner
+/// (so that it is listening when this returns), then drains the rest of its output so
+/// that it never blocks on a full pipe.
+pub fn start_serve(args: &[&str]) -> Served {
+    use std::io::BufRead;
+    let mut child = Command::new(arena())
+        .arg("serve")
+        .args(["--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start arena serve");
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("read the address");
+    let mut banner = Vec::new();
+    loop {
+        let mut more = String::new();
+        if out.read_line(&mut more).unwrap_or(0) == 0 || !more.starts_with("  ") {
+            break;
+        }
+        let answering = more.contains("answering");
+        banner.push(more.trim().to_string());
+        if answering {
+            break;
+        }
+    }
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while out.read_line(&mut sink).unwrap_or(0) > 0 {
+            sink.clear();
+        }
+    });
+    let port = line
+        .trim()
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in '{line}'"));
+    Served {
+        child,
+        port,
+        banner,
+    }
+}
