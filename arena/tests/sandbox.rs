@@ -304,6 +304,16 @@ impl Scene {
     }
 }
 
+/// The example bot made to start a thread for every move (a victim that needs its
+/// process limit).
+fn threaded(bot: String) -> String {
+    bot.replace("import sys", "import sys\nimport threading")
+        .replace(
+        "        sq = best_move(board, me)",
+        "        threading.Thread(target=lambda: None).start()\n        sq = best_move(board, me)",
+    )
+}
+
 fn engine(bot: &Path, name: &str, extra: &[&str]) -> Vec<String> {
     let mut words = vec![
         format!("cmd={}", bot.display()),
@@ -523,14 +533,7 @@ fn memory_is_limited_for_the_whole_tree() {
 fn held_processes_starve_nobody_else_and_a_fork_bomb_is_named() {
     let scene = Scene::new("pids", 62050);
     let hostile = scene.bot("hostile", true, |t| t);
-    // A victim that starts a thread for every move.
-    let victim = scene.bot("victim", false, |t| {
-        t.replace("import sys", "import sys\nimport threading")
-            .replace(
-                "        sq = best_move(board, me)",
-                "        threading.Thread(target=lambda: None).start()\n        sq = best_move(board, me)",
-            )
-    });
+    let victim = scene.bot("victim", false, threaded);
     let c = scene.arena_match(
         2,
         &[
@@ -870,12 +873,7 @@ fn in_grade_an_attacking_student_changes_no_other_grade() {
             scene.marker
         ),
     );
-    let threaded = good
-        .replace("import sys", "import sys\nimport threading")
-        .replace(
-        "        sq = best_move(board, me)",
-        "        threading.Thread(target=lambda: None).start()\n        sq = best_move(board, me)",
-    );
+    let threaded = threaded(good.clone());
     let all = scene.path().join("all");
     std::fs::create_dir(&all).unwrap();
     for (name, text) in [
@@ -1611,14 +1609,7 @@ fn a_spinning_opponent_steals_no_cpu() {
 fn userns_boxes_keep_their_process_limits_apart() {
     let scene = Scene::new("usernproc", 62180);
     let hostile = scene.bot("hostile", true, |t| t);
-    // A victim that starts a thread for every move.
-    let victim = scene.bot("victim", false, |t| {
-        t.replace("import sys", "import sys\nimport threading")
-            .replace(
-                "        sq = best_move(board, me)",
-                "        threading.Thread(target=lambda: None).start()\n        sq = best_move(board, me)",
-            )
-    });
+    let victim = scene.bot("victim", false, threaded);
     let (mut c, work) = as_user(&scene, "userns");
     c.args(["--games", "4", "--engine"])
         .arg(format!("cmd={}", hostile.display()))
