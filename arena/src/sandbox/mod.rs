@@ -958,7 +958,7 @@ fn build(spec: &SpawnSpec, support: &Support) -> io::Result<(Command, Option<Box
                     || read_only.iter().any(|r| interpreter.starts_with(r));
                 if !visible {
                     return Err(io::Error::other(format!(
-                        "the first line of {} names {}, which is not in the box: run the script with python=PATH (or another interpreter as cmd=), or add ro=FOLDER",
+                        "the first line of {} names {}, which is not in the box: a boxed script's #! line must name a system interpreter (such as #!/usr/bin/env python3); in arena match, python=PATH or ro=FOLDER gives it another",
                         program.display(),
                         interpreter.display()
                     )));
