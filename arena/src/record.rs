@@ -146,7 +146,8 @@ pub enum Termination {
     ResourceLimit {
         /// The side at fault.
         side: Seat,
-        /// `memory`, `cpu`, `file-size`, `processes` or `filesystem`.
+        /// `memory`, `cpu`, `file-size` or `processes` (journals of earlier arenas may
+        /// also hold `filesystem`, judged then from the engine's own words).
         limit: String,
         /// What was seen.
         detail: String,

@@ -311,6 +311,11 @@ mod tests {
 
     #[test]
     fn fastchess_words_map_to_the_arena_options() {
+        // -use-affinity takes no value: the engine after it is still read.
+        assert_eq!(
+            t("match -use-affinity -engine cmd=a -engine cmd=b").unwrap(),
+            words("match --affinity --engine cmd=a --engine cmd=b")
+        );
         assert_eq!(
             t("match -engine cmd=a name=x -engine cmd=b name=y -each tc=40/2+0.1 -rounds 5 -repeat -concurrency 2").unwrap(),
             words("match --engine cmd=a name=x --engine cmd=b name=y --each tc=40/2+0.1 --concurrency 2 --games 10")

@@ -14,7 +14,7 @@ use std::time::Duration;
 fn stat(pid: i32) -> Option<(i32, char, u64)> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may hold spaces and parentheses: the fields follow the last ')'.
-    let rest = &text[text.rfind(')')? + 2..];
+    let rest = text.get(text.rfind(')')? + 2..)?;
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let state = fields.first()?.chars().next()?;
     let parent = fields.get(1)?.parse().ok()?;

@@ -311,7 +311,7 @@ fn self_test(level: Level, support: &Support) -> Result<(), String> {
 }
 
 /// A limit an engine broke: `(limit, detail)`, limit one of `memory`, `cpu`,
-/// `processes`, `file-size`, `filesystem`.
+/// `processes`, `file-size`.
 pub type Violation = (&'static str, String);
 
 /// The resources of one box, held while its engine runs.
@@ -461,7 +461,7 @@ impl BoxGuard {
     }
 
     /// Removes everything the box had: processes, cgroup, private directory, kernel state
-    /// of its UID (key rings, IPC objects), UID lease. Blocks for at most a few ms (up to
+    /// of its UID (System V IPC objects), UID lease. Blocks for at most a few ms (up to
     /// 3 s if the kernel is slow to empty a group).
     pub fn teardown(&mut self) {
         if self.torn_down {
@@ -579,7 +579,7 @@ fn engine_home(spec: &SpawnSpec) -> PathBuf {
 ///
 /// # Errors
 /// A program that cannot work in a box, with what to give instead.
-pub fn interpreter_binds(program: &Path) -> Result<(PathBuf, Vec<PathBuf>), String> {
+fn interpreter_binds(program: &Path) -> Result<(PathBuf, Vec<PathBuf>), String> {
     let program = match pyenv_shim_target(program) {
         Some(found) => found?,
         None => program.to_path_buf(),
