@@ -496,7 +496,9 @@ impl<G: Game> Session for GameSession<G> {
                         let ms = info.elapsed.as_millis() as u64;
                         sink(Reply::Info(Info {
                             depth: Some(info.depth),
-                            seldepth: Some(info.seldepth),
+                            // Never below depth: a line that ends the game early still
+                            // completes the iteration (protocol.md, `info`).
+                            seldepth: Some(info.seldepth.max(info.depth)),
                             score: Some(info.score),
                             nodes: Some(info.nodes),
                             nps: Some(

@@ -544,3 +544,28 @@ fn command_line_perft_and_solve_end_at_once_on_a_signal() {
         });
     }
 }
+
+/// Every searcher's `info` has `seldepth >= depth`, also when every line ends the game
+/// before the nominal depth (two empty squares, depth 3: before the fix, minimax reported
+/// `depth 3 seldepth 1`, and a report showed the mean seldepth below the mean depth).
+#[test]
+fn seldepth_is_never_below_depth() {
+    let mut e = EngineProcess::start();
+    e.ask("position startpos moves a1 b1 c1 a2 b2 c2 b3");
+    for searcher in ["minimax", "alphabeta", "pvs", "mcts"] {
+        e.ask(&format!("setoption name Searcher value {searcher}"));
+        e.ask("setoption name Depth value 3");
+        e.send("go depth 3");
+        let lines = e.until("bestmove", 5 * SEC);
+        let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" seldepth ")).collect();
+        assert!(!infos.is_empty(), "{searcher}: {lines:?}");
+        for line in infos {
+            let word = |key: &str| -> u32 {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let at = words.iter().position(|w| *w == key).unwrap();
+                words[at + 1].parse().unwrap()
+            };
+            assert!(word("seldepth") >= word("depth"), "{searcher}: {line}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ use crate::record::{GameRecord, ScoreRecord, Seat};
 use crate::safe_text::html as escape_html;
 use crate::sprt::{Model, Sprt};
 use crate::stats::{EloEstimate, Trinomial};
-use crate::summary::Summary;
+use crate::summary::{EngineStats, Figures, Summary};
 use crate::tournament::{Header, Standings};
 
 /// Scores of a win or loss in N plies are drawn at this many centi-units.
@@ -84,7 +84,9 @@ pub fn read_journals(paths: &[&Path]) -> anyhow::Result<Journals> {
     Ok(out)
 }
 
-/// The engines of `records` by name (order of first appearance) and the records with
+/// The engines of `records` by name (order of first appearance, the lower engine index of
+/// a game first, so that engine 0 of a match's command line comes first whoever moved
+/// first) and the records with
 /// their engine indices rewritten to that order, so that several matches of one journal
 /// are rated together.
 pub fn by_name(records: &[GameRecord]) -> (Vec<String>, Vec<GameRecord>) {
@@ -100,12 +102,33 @@ pub fn by_name(records: &[GameRecord]) -> (Vec<String>, Vec<GameRecord>) {
         .iter()
         .map(|r| {
             let mut r = r.clone();
-            r.p1.engine = index(&r.p1.name);
-            r.p2.engine = index(&r.p2.name);
+            // Engine 0 of the command line first, whoever moved first in the game.
+            if r.p2.engine < r.p1.engine {
+                r.p2.engine = index(&r.p2.name);
+                r.p1.engine = index(&r.p1.name);
+            } else {
+                r.p1.engine = index(&r.p1.name);
+                r.p2.engine = index(&r.p2.name);
+            }
             r
         })
         .collect();
     (names, remapped)
+}
+
+/// The match's summary when the records hold exactly two engines: what `arena match`
+/// prints, from engine 0's view (see [`by_name`]).
+pub fn match_summary(records: &[GameRecord]) -> Option<Summary> {
+    let (names, remapped) = by_name(records);
+    let [a, b] = <[String; 2]>::try_from(names).ok()?;
+    let mut summary = Summary::new([a, b]);
+    remapped.iter().for_each(|r| summary.add(r));
+    Some(summary)
+}
+
+/// Every configuration's figures (what the terminal prints per engine), engine 0 first.
+pub fn figures(records: &[GameRecord]) -> Vec<Figures> {
+    gather(records).iter().map(ConfigStats::figures).collect()
 }
 
 /// The standings of the records, rated exactly as `arena tournament` rates them.
@@ -145,14 +168,6 @@ impl Series {
             })
             .collect()
     }
-
-    fn overall(&self) -> Option<f64> {
-        let (s, n) = self
-            .sums
-            .iter()
-            .fold((0.0, 0), |(s, n), &(a, _, b)| (s + a, n + b));
-        (n > 0).then(|| s / n as f64)
-    }
 }
 
 /// What the report knows about one engine configuration.
@@ -168,6 +183,8 @@ pub struct ConfigStats {
     pub as_p2: Trinomial,
     /// Searched (non-book) moves.
     pub moves: u64,
+    /// The figures the terminal prints too (see [`crate::summary::Figures`]).
+    pub search: EngineStats,
     nodes: Series,
     nps: Series,
     depth: Series,
@@ -178,19 +195,9 @@ pub struct ConfigStats {
 }
 
 impl ConfigStats {
-    /// Mean reported nodes per searched move, if any were reported.
-    pub fn mean_nodes(&self) -> Option<f64> {
-        self.nodes.overall()
-    }
-
-    /// Mean reported depth per searched move.
-    pub fn mean_depth(&self) -> Option<f64> {
-        self.depth.overall()
-    }
-
-    /// Mean wall time per searched move, in ms.
-    pub fn mean_time_ms(&self) -> Option<f64> {
-        self.time.overall()
+    /// The configuration's figures, computed as the terminal's summary computes them.
+    pub fn figures(&self) -> Figures {
+        self.search.figures(&self.name)
     }
 }
 
@@ -200,7 +207,13 @@ pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
     let mut by_name: BTreeMap<String, ConfigStats> = BTreeMap::new();
     for record in records {
         let outcome = record.outcome();
-        for seat in [Seat::P1, Seat::P2] {
+        // Engine 0 of the command line first, as in [`by_name`].
+        let seats = if record.p2.engine < record.p1.engine {
+            [Seat::P2, Seat::P1]
+        } else {
+            [Seat::P1, Seat::P2]
+        };
+        for seat in seats {
             let name = record.player(seat).name.clone();
             let stats = by_name.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
@@ -229,6 +242,7 @@ pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
                 .filter(|m| m.side == Some(seat) && !m.book);
             for (i, m) in searched.enumerate() {
                 stats.moves += 1;
+                stats.search.add_move(m);
                 if let Some(n) = m.nodes {
                     stats.nodes.add(i, n as f64);
                 }
@@ -782,7 +796,7 @@ pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> Stri
         escape(&specs.join(", "))
     );
     // Ratings: exactly what arena tournament prints.
-    html.push_str("<h2>Standings</h2><p>Ratings fitted jointly (Bradley-Terry, draws as half points, centred on the field's mean, 95% error), as <code>arena tournament</code> prints them.</p><table id=\"standings\"><tr><th>rank</th><th>engine</th><th>rating</th><th>±</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>LOS next</th></tr>");
+    html.push_str("<h2>Standings</h2><p>Ratings fitted jointly (Bradley-Terry, draws as half points, centred on the field's mean, 95% error), as <code>arena tournament</code> prints them: a rating is not an Elo difference (with two engines the two ratings are plus and minus half the match's Elo difference below).</p><table id=\"standings\"><tr><th>rank</th><th>engine</th><th>rating</th><th>±</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>LOS next</th></tr>");
     for (rank, s) in standings.ranking.iter().enumerate() {
         let _ = write!(
             html,
@@ -843,10 +857,8 @@ pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> Stri
         &bars,
     ));
     // Two engines: the match's numbers.
-    if names.len() == 2 {
-        let mut summary = Summary::new([names[0].clone(), names[1].clone()]);
+    if let Some(summary) = match_summary(records) {
         let (_, remapped) = by_name(records);
-        remapped.iter().for_each(|r| summary.add(r));
         let _ = write!(
             html,
             "<h2>{} against {}</h2><pre id=\"match-summary\">{}</pre>",
@@ -895,29 +907,25 @@ pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> Stri
         };
         html.push_str(&sprt_chart(&sprt, &names, &remapped, &source));
     }
-    // Per engine.
-    html.push_str("<h2>Engines</h2><table id=\"engines\"><tr><th>engine</th><th>games</th><th>as first player W/D/L</th><th>as second player W/D/L</th><th>moves</th><th>nodes/move</th><th>nps</th><th>depth</th><th>seldepth</th><th>ms/move</th></tr>");
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}"))
-    };
+    // Per engine: the figures the terminal prints, computed by the same code.
+    html.push_str("<h2>Engines</h2><p>Depth and seldepth are the means of what the engines reported (seldepth: the deepest ply reached); nodes/move the mean of the reported nodes; ms/move the arena's wall time from <code>go</code> to <code>bestmove</code>; nps the reported nodes of all moves over the arena's time for them, as the terminal's summary prints it.</p><table id=\"engines\"><tr><th>engine</th><th>games</th><th>as first player W/D/L</th><th>as second player W/D/L</th><th>moves</th><th>depth</th><th>seldepth</th><th>nodes/move</th><th>ms/move</th><th>nps</th></tr>");
     for c in &configs {
         let wdl = |t: &Trinomial| format!("{}/{}/{}", t.wins, t.draws, t.losses);
+        let figures = c.figures();
         let _ = write!(
             html,
-            "<tr class=\"config\" data-config=\"{}\" data-mean-nodes=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"config\" data-config=\"{0}\" data-mean-nodes=\"{1}\"><td>{0}</td><td>{2}</td><td>{3}</td><td>{4}</td><td>{5}</td>",
             escape(&c.name),
-            opt(c.mean_nodes(), 1),
-            escape(&c.name),
+            figures.nodes_per_move.map_or("-".into(), |v| format!("{v:.1}")),
             c.results.games(),
             wdl(&c.as_p1),
             wdl(&c.as_p2),
             c.moves,
-            opt(c.mean_nodes(), 1),
-            opt(c.nps.overall(), 0),
-            opt(c.mean_depth(), 2),
-            opt(c.seldepth.overall(), 2),
-            opt(c.mean_time_ms(), 2),
         );
+        for cell in figures.cells() {
+            let _ = write!(html, "<td>{cell}</td>");
+        }
+        html.push_str("</tr>");
     }
     html.push_str("</table>");
     html.push_str("<h2>Search per move</h2><p>Each line is the mean over the games of a configuration's n-th searched move; the band is one standard deviation either side.</p>");
@@ -938,7 +946,7 @@ pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> Stri
     ));
     html.push_str(&line_chart(
         "chart-nps",
-        "Nodes per second",
+        "Nodes per second as each engine reported it for its move",
         "nps",
         x,
         &lines(|c| &c.nps),

@@ -16,6 +16,10 @@ pub struct EngineStats {
     pub depth_sum: u64,
     /// Moves with a reported depth.
     pub depth_moves: u64,
+    /// Sum of reported selective depths.
+    pub seldepth_sum: u64,
+    /// Moves with a reported selective depth.
+    pub seldepth_moves: u64,
     /// Sum of reported nodes.
     pub nodes_sum: u64,
     /// Moves with reported nodes.
@@ -26,6 +30,84 @@ pub struct EngineStats {
     pub time_ms: f64,
     /// Games it lost by a fault, by termination kind.
     pub faults: BTreeMap<String, u64>,
+}
+
+/// The per-engine figures as numbers, for JSON and pages: each is computed once, here,
+/// and the terminal, `arena report` and the live page show these same values.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Figures {
+    /// The engine's name.
+    pub engine: String,
+    /// Searched (non-book) moves.
+    pub moves: u64,
+    /// Mean reported depth (nominal plies completed) per move that reported one.
+    pub depth: Option<f64>,
+    /// Mean reported selective depth (deepest ply reached) per move that reported one.
+    pub seldepth: Option<f64>,
+    /// Mean reported nodes per move that reported them.
+    pub nodes_per_move: Option<f64>,
+    /// Mean wall time per move as the arena timed it (`go` written to `bestmove` read), ms.
+    pub ms_per_move: Option<f64>,
+    /// Nodes per second: the reported nodes of all moves that reported them over the
+    /// arena's wall time of those moves (not the mean of the engines' own `nps`).
+    pub nps: Option<f64>,
+}
+
+impl EngineStats {
+    /// Adds one move of this engine (book moves are not searched and are skipped).
+    pub fn add_move(&mut self, m: &crate::record::MoveRecord) {
+        if m.book {
+            return;
+        }
+        self.moves += 1;
+        let t = m.time_ms.unwrap_or(0.0);
+        self.time_ms += t;
+        if let Some(d) = m.depth {
+            self.depth_sum += u64::from(d);
+            self.depth_moves += 1;
+        }
+        if let Some(d) = m.seldepth {
+            self.seldepth_sum += u64::from(d);
+            self.seldepth_moves += 1;
+        }
+        if let Some(n) = m.nodes {
+            self.nodes_sum += n;
+            self.nodes_moves += 1;
+            self.nodes_time_ms += t;
+        }
+    }
+
+    /// The figures of these moves, named `engine`.
+    pub fn figures(&self, engine: &str) -> Figures {
+        let per = |sum: f64, n: u64| (n > 0).then(|| sum / n as f64);
+        Figures {
+            engine: engine.to_string(),
+            moves: self.moves,
+            depth: per(self.depth_sum as f64, self.depth_moves),
+            seldepth: per(self.seldepth_sum as f64, self.seldepth_moves),
+            nodes_per_move: per(self.nodes_sum as f64, self.nodes_moves),
+            ms_per_move: per(self.time_ms, self.moves).map(|v| v.max(0.0)),
+            nps: (self.nodes_time_ms > 0.0)
+                .then(|| self.nodes_sum as f64 / (self.nodes_time_ms / 1000.0)),
+        }
+    }
+}
+
+impl Figures {
+    /// The figures as printed everywhere: depth and seldepth with two decimals, nodes per
+    /// move and nps whole, ms per move with two decimals, `-` where nothing was reported.
+    pub fn cells(&self) -> [String; 5] {
+        let show = |v: Option<f64>, digits: usize| {
+            v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
+        };
+        [
+            show(self.depth, 2),
+            show(self.seldepth, 2),
+            show(self.nodes_per_move, 0),
+            show(self.ms_per_move, 2),
+            show(self.nps, 0),
+        ]
+    }
 }
 
 /// Everything the summary shows, updated game by game.
@@ -80,19 +162,7 @@ impl Summary {
         }
         for m in record.moves.iter().filter(|m| !m.book) {
             let Some(seat) = m.side else { continue };
-            let e = &mut self.engines[record.player(seat).engine];
-            e.moves += 1;
-            let t = m.time_ms.unwrap_or(0.0);
-            e.time_ms += t;
-            if let Some(d) = m.depth {
-                e.depth_sum += u64::from(d);
-                e.depth_moves += 1;
-            }
-            if let Some(n) = m.nodes {
-                e.nodes_sum += n;
-                e.nodes_moves += 1;
-                e.nodes_time_ms += t;
-            }
+            self.engines[record.player(seat).engine].add_move(m);
             if let Some(l) = m.latency_ms {
                 self.latency.0 += 1;
                 self.latency.1 += l;
@@ -176,21 +246,12 @@ impl Summary {
         let _ = writeln!(out, "Terminations: {}", kinds.join(", "));
         for (i, e) in self.engines.iter().enumerate() {
             let faults: Vec<String> = e.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            let per = |sum: f64, n: u64| if n == 0 { f64::NAN } else { sum / n as f64 };
-            let nps = if e.nodes_time_ms > 0.0 {
-                format!("{:.0}", e.nodes_sum as f64 / (e.nodes_time_ms / 1000.0))
-            } else {
-                "-".into()
-            };
+            let [depth, seldepth, nodes, ms, nps] = e.figures(&self.names[i]).cells();
             let _ = writeln!(
                 out,
-                "{:<20} {} moves, avg depth {}, {} nodes/move, {:.2} ms/move, {} nps{}",
+                "{:<20} {} moves, avg depth {depth}, seldepth {seldepth}, {nodes} nodes/move, {ms} ms/move, {nps} nps{}",
                 crate::safe_text::display(&self.names[i]),
                 e.moves,
-                na(per(e.depth_sum as f64, e.depth_moves), 1),
-                na(per(e.nodes_sum as f64, e.nodes_moves), 0),
-                per(e.time_ms, e.moves).max(0.0),
-                nps,
                 if faults.is_empty() {
                     String::new()
                 } else {
@@ -217,6 +278,11 @@ impl Summary {
         out
     }
 
+    /// Both engines' figures, engine 0 first.
+    pub fn figures(&self) -> [Figures; 2] {
+        [0, 1].map(|i| self.engines[i].figures(&self.names[i]))
+    }
+
     /// One short line for the progress bar.
     pub fn short(&self) -> String {
         let t = &self.trinomial;
@@ -225,14 +291,6 @@ impl Summary {
             .map(|e| format!(" Elo {}", elo_text(&e)))
             .unwrap_or_default();
         format!("W/D/L {}/{}/{}{elo}", t.wins, t.draws, t.losses)
-    }
-}
-
-fn na(v: f64, decimals: usize) -> String {
-    if v.is_nan() {
-        "-".into()
-    } else {
-        format!("{v:.decimals$}")
     }
 }
 

@@ -327,7 +327,7 @@ function showParams() {
     input.dataset.key = p.key;
     input.addEventListener('change', preview);
     label.appendChild(input);
-    box.appendChild(label);
+    box.append(' ', label);
   }
 }
 
@@ -455,9 +455,13 @@ function renderSession() {
   $('stop').disabled = !!s.over;
   $('rematch').disabled = !s.over;
   const list = $('moves');
-  list.replaceChildren(...s.moves.map((m) => {
+  // Numbered by move pairs, as PTN and PGN number them: "1. a1 e5 2. ...".
+  const offset = s.moves.length && s.moves[0].side === 'p2' ? 1 : 0;
+  list.replaceChildren(...s.moves.map((m, i) => {
     const li = document.createElement('li');
     li.textContent = m.mv;
+    if ((i + offset) % 2 === 0) li.dataset.number = `${(i + offset) / 2 + 1}.`;
+    else if (i === 0) li.dataset.number = '1. …';
     li.title = m.depth !== undefined ? `depth ${m.depth}, score ${scoreText(m.score)}, ${fmt(m.nodes)} nodes, ${fmt(m.time_ms)} ms` : '';
     return li;
   }));
@@ -987,7 +991,7 @@ function renderLive(data) {
     const div = document.createElement('div');
     const h = document.createElement('h3');
     h.textContent = f.exists === false ? `${f.dir}: does not exist yet; waiting for it` : `${f.dir}: ${f.games} games finished`;
-    div.append(h, standingsTable(f.standings));
+    div.append(h, standingsTable(f.standings), ...figuresBlock(f.figures));
     return div;
   }));
   if (!data.folders.length) folders.textContent = 'No folder is watched: start the server with --watch OUT.';
@@ -1024,7 +1028,8 @@ function renderLive(data) {
 function standingsTable(rows) {
   const table = document.createElement('table');
   table.className = 'stats standings';
-  table.insertRow().innerHTML = '<th>engine</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>Elo ± 95%</th>';
+  table.insertRow().innerHTML = '<th>engine</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th>' +
+    '<th title="Bradley-Terry ratings fitted jointly, centred on the field: not an Elo difference">rating ± 95% (joint, centred)</th>';
   for (const r of rows) {
     const tr = table.insertRow();
     const elo = r.elo === null ? '' : typeof r.elo === 'number' ? `${r.elo >= 0 ? '+' : ''}${r.elo.toFixed(1)}` + (r.error !== null ? ` ± ${r.error.toFixed(1)}` : '') : r.elo;
@@ -1033,6 +1038,33 @@ function standingsTable(rows) {
   return table;
 }
 
+
+// The match summary (the terminal's own text, two engines) and each engine's search
+// figures, computed by the arena exactly as the terminal and `arena report` show them.
+function figuresBlock(figures) {
+  if (!figures) return [];
+  const out = [];
+  if (figures.summary) {
+    const pre = document.createElement('pre');
+    pre.className = 'match-summary';
+    pre.textContent = figures.summary;
+    out.push(pre);
+  }
+  if (figures.engines && figures.engines.length) {
+    const table = document.createElement('table');
+    table.className = 'stats figures';
+    table.insertRow().innerHTML = '<th>engine</th><th>moves</th><th>depth</th><th title="deepest ply reached">seldepth</th>' +
+      '<th>nodes/move</th><th title="the arena\'s wall time from go to bestmove">ms/move</th><th title="reported nodes over the arena\'s time for them">nps</th>';
+    const cell = (v, digits) => (v === null || v === undefined ? '-' : v.toFixed(digits));
+    for (const e of figures.engines) {
+      const tr = table.insertRow();
+      tr.dataset.engine = e.engine;
+      for (const v of [e.engine, String(e.moves), cell(e.depth, 2), cell(e.seldepth, 2), cell(e.nodes_per_move, 0), cell(e.ms_per_move, 2), cell(e.nps, 0)]) tr.insertCell().textContent = v;
+    }
+    out.push(table);
+  }
+  return out;
+}
 
 // ---- replay ----
 let replayGame = null; // { path, index, record, ply, info }
@@ -1059,7 +1091,7 @@ async function loadJournal() {
   const path = $('journal').value;
   $('report-link').href = `/report?path=${encodeURIComponent(path)}`;
   const data = await api(`/api/journal?path=${encodeURIComponent(path)}`);
-  $('journal-standings').replaceChildren(standingsTable(data.standings));
+  $('journal-standings').replaceChildren(standingsTable(data.standings), ...figuresBlock(data.figures));
   // By game number, not in the order they finished.
   journalGames = [...data.games].sort((a, b) => a.game - b.game || a.index - b.index);
   const engines = [...new Set(journalGames.flatMap((g) => [g.p1, g.p2]))].sort();

@@ -17,7 +17,7 @@ use agon::games::GameSpec;
 
 use super::view::{self, board_view, replay};
 use super::{
-    files_in, read_records, sse, standings, stream_permit, ServeConfig, Shared, LIVE_POLL,
+    figures, files_in, read_records, sse, standings, stream_permit, ServeConfig, Shared, LIVE_POLL,
     LIVE_STALE,
 };
 use crate::record::LiveGame;
@@ -81,6 +81,7 @@ fn live_folders(config: &ServeConfig) -> serde_json::Value {
             "exists": dir.is_dir(),
             "games": records.len(),
             "standings": standings(&records),
+            "figures": figures(&records),
         }));
     }
     serde_json::Value::Array(folders)

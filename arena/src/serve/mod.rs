@@ -145,6 +145,10 @@ pub fn router(config: ServeConfig) -> std::io::Result<Router> {
             get(|| async { asset("text/javascript", APP_JS) }),
         )
         .route("/style.css", get(|| async { asset("text/css", STYLE_CSS) }))
+        .route(
+            "/favicon.ico",
+            get(|| async { asset("image/svg+xml", FAVICON_SVG) }),
+        )
         .route("/api/token", get(api_token))
         .route("/api/config", get(api_config))
         .route("/api/play", post(api_new_game))
@@ -176,6 +180,8 @@ pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
+/// The page's icon (browsers ask for `/favicon.ico` whatever the page links).
+const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
@@ -804,6 +810,15 @@ async fn api_journals(State(state): State<Shared>) -> Json<serde_json::Value> {
 
 /// Standings of a journal's engines: games, W/D/L, score, Elo against the field with its
 /// 95% error.
+/// The figures the terminal and `arena report` print for the same games: the match's
+/// summary text (two engines) and every engine's search figures.
+fn figures(records: &[GameRecord]) -> serde_json::Value {
+    json!({
+        "summary": crate::report::match_summary(records).map(|s| s.render()),
+        "engines": crate::report::figures(records),
+    })
+}
+
 fn standings(records: &[GameRecord]) -> Vec<serde_json::Value> {
     // The same ratings as `arena tournament` and `arena report` (one statistics path).
     let (_, standings) = crate::report::standings(records);
@@ -849,7 +864,7 @@ async fn api_journal(State(state): State<Shared>, Query(q): Query<JournalQuery>)
             })
         })
         .collect();
-    Json(json!({ "path": path.display().to_string(), "games": games, "unreadable_lines": bad, "standings": standings(&records) }))
+    Json(json!({ "path": path.display().to_string(), "games": games, "unreadable_lines": bad, "standings": standings(&records), "figures": figures(&records) }))
         .into_response()
 }
 
