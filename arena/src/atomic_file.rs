@@ -2,7 +2,9 @@
 //! the text goes to a new temporary file in the target's own folder (created with
 //! `O_EXCL` and an unpredictable name by the `tempfile` crate), which is then renamed
 //! over the target. A reader sees the old file or the new one; a symbolic link at the
-//! target is replaced, not written through.
+//! target is replaced, not written through. The file gets the mode `File::create` gives
+//! (0666 less the process's umask, applied by open(2)), like the journals beside it: with
+//! the usual umask 022 a teaching assistant's account or a web server can read it.
 
 use std::io::Write;
 use std::path::Path;
@@ -24,6 +26,7 @@ pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let with_path =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
         .tempfile_in(dir)
@@ -59,6 +62,21 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    /// The umask applies as for `File::create` (the test binary's umask: compare with a
+    /// file that `std::fs::write` creates beside it).
+    #[test]
+    fn the_mode_is_what_file_create_gives() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "x").unwrap();
+        let target = dir.path().join("report.json");
+        write(&target, "{}").unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&target), mode(&plain));
+        assert_ne!(mode(&target) & 0o044, 0, "not 0600 under the usual umask");
     }
 
     #[test]

@@ -145,7 +145,8 @@ pub struct StudentReport {
     pub command: String,
     /// Every required conformance check passed.
     pub conformance: bool,
-    /// The required checks that failed or were not reached.
+    /// The required checks that failed, then how many more were not reached (`crash`,
+    /// `6 more checks not reached`; in the CSV joined by `; `).
     pub failed_checks: Vec<String>,
     /// What is wrong, in a few words (`ok` when nothing is).
     pub diagnosis: String,
@@ -734,9 +735,18 @@ fn failed_checks(check: &crate::check::CheckReport) -> Vec<String> {
     let mut out: Vec<String> = required(Status::Fail).map(|c| c.id.to_string()).collect();
     let missed = required(Status::Missed).count();
     if missed > 0 {
-        out.push(format!("+{missed} not reached"));
+        out.push(missed_text(missed, !out.is_empty()));
     }
     out
+}
+
+/// `6 more checks not reached` after a failed check, `1 check not reached` alone.
+fn missed_text(missed: usize, after_failures: bool) -> String {
+    format!(
+        "{missed} {}{} not reached",
+        if after_failures { "more " } else { "" },
+        if missed == 1 { "check" } else { "checks" }
+    )
 }
 
 /// Whether the bot (match engine 0) lost the game by its own fault: a crash, a stall, an
@@ -845,7 +855,7 @@ pub fn csv(reports: &[StudentReport]) -> String {
             continue;
         }
         out.push_str(if r.conformance { ",pass," } else { ",fail," });
-        out.push_str(&csv_cell(&r.failed_checks.join(" ")));
+        out.push_str(&csv_cell(&r.failed_checks.join("; ")));
         out.push(',');
         out.push_str(r.highest_level_beaten.as_deref().unwrap_or("none"));
         out.push(',');
@@ -902,7 +912,16 @@ pub fn timing_csv(reports: &[StudentReport]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::score_interval;
+    use super::{missed_text, score_interval};
+
+    /// The `failed_checks` cell reads as words ("crash; 6 more checks not reached"), not
+    /// "crash +6 not reached".
+    #[test]
+    fn checks_not_reached_in_words() {
+        assert_eq!(missed_text(6, true), "6 more checks not reached");
+        assert_eq!(missed_text(1, true), "1 more check not reached");
+        assert_eq!(missed_text(2, false), "2 checks not reached");
+    }
 
     #[test]
     fn wilson_interval_matches_published_values() {
