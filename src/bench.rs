@@ -23,7 +23,31 @@ pub struct BenchTotals {
 struct BenchGame<'a> {
     kind: SearcherKind,
     ordering: bool,
-    report: &'a mut String,
+    rows: &'a mut Vec<[String; 6]>,
+}
+
+/// The position lines, columns as wide as their widest cell (game names and moves vary
+/// in length), the position last as it may be long.
+fn table(rows: &[[String; 6]]) -> String {
+    let mut width = [0; 6];
+    for row in rows {
+        for (w, cell) in width.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for [spec, depth, nodes, ms, best, position] in rows {
+        let _ = writeln!(
+            out,
+            "{spec:<w0$}  depth {depth:>w1$}  nodes {nodes:>w2$}  time {ms:>w3$} ms  best {best:<w4$}  {position}",
+            w0 = width[0],
+            w1 = width[1],
+            w2 = width[2],
+            w3 = width[3],
+            w4 = width[4],
+        );
+    }
+    out
 }
 
 impl GameVisitor for BenchGame<'_> {
@@ -59,16 +83,14 @@ impl GameVisitor for BenchGame<'_> {
             let best = result
                 .best
                 .map_or("none".to_string(), |m| pos.format_move(m));
-            let _ = writeln!(
-                self.report,
-                "{:<28} {:<40} depth {:>2} nodes {:>10} time {:>6} ms  best {}",
+            self.rows.push([
                 spec.to_string(),
-                position,
-                depth,
-                result.nodes,
-                elapsed.as_millis(),
-                best
-            );
+                depth.to_string(),
+                result.nodes.to_string(),
+                elapsed.as_millis().to_string(),
+                best,
+                position.to_string(),
+            ]);
         }
         Ok(totals)
     }
@@ -94,7 +116,7 @@ pub fn run_bench(only: &[String], kind: SearcherKind, ordering: bool) -> Result<
             ));
         }
     }
-    let mut report = String::new();
+    let mut rows = Vec::new();
     let mut all = BenchTotals::default();
     let mut per_game = Vec::new();
     for name in GAME_NAMES
@@ -106,7 +128,7 @@ pub fn run_bench(only: &[String], kind: SearcherKind, ordering: bool) -> Result<
             BenchGame {
                 kind,
                 ordering,
-                report: &mut report,
+                rows: &mut rows,
             },
         )
         .expect("registered")?;
@@ -114,6 +136,7 @@ pub fn run_bench(only: &[String], kind: SearcherKind, ordering: bool) -> Result<
         all.elapsed += totals.elapsed;
         per_game.push((name, totals));
     }
+    let mut report = table(&rows);
     for (name, totals) in per_game {
         let _ = writeln!(
             report,

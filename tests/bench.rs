@@ -33,3 +33,35 @@ fn bench_node_counts_match_the_recorded_signature() {
          intended, update tests/data/bench-signature.txt and say why in the commit"
     );
 }
+
+/// The position lines are a table: each column starts at the same place on every line,
+/// whatever the length of the game's name or the move (before, "halma size=8 strict=0
+/// limit=600" pushed its line's columns out of line).
+#[test]
+fn bench_columns_line_up() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["bench", "--only", "mnk", "--only", "halma", "--only", "tak"])
+        .output()
+        .expect("run agon bench");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("  depth ")).collect();
+    assert!(rows.len() > 5, "{text}");
+    for key in ["  depth ", "  nodes ", "  time ", " ms  best "] {
+        let at: Vec<usize> = rows.iter().map(|l| l.find(key).unwrap()).collect();
+        assert!(at.iter().all(|&a| a == at[0]), "'{key}' at {at:?}:\n{text}");
+    }
+    // The position after the move, in one column.
+    let position: Vec<usize> = rows
+        .iter()
+        .map(|l| {
+            let best = l.find(" best ").unwrap() + 6;
+            let mv = l[best..].find(' ').unwrap();
+            best + mv + l[best + mv..].find(|c| c != ' ').unwrap()
+        })
+        .collect();
+    assert!(
+        position.iter().all(|&p| p == position[0]),
+        "{position:?}:\n{text}"
+    );
+}

@@ -466,8 +466,9 @@ fn clock_go(dialect: Dialect, ms: u64) -> String {
     }
 }
 
-/// Positions to ask for moves: the start and positions along a seeded random game, as
-/// move lists.
+/// Positions to ask for moves: the start and positions along seeded random games, as
+/// move lists: a position every two plies, and when a game ends before `count` positions
+/// (tic-tac-toe's do), a new random game from the start, so that there are `count`.
 fn positions(spec: &GameSpec, seed: u64, count: usize) -> Vec<Vec<String>> {
     let mut out = vec![Vec::new()];
     let Ok(mut game) = new_game(spec, None) else {
@@ -475,14 +476,12 @@ fn positions(spec: &GameSpec, seed: u64, count: usize) -> Vec<Vec<String>> {
     };
     let mut state = seed;
     let mut moves = Vec::new();
-    while out.len() < count {
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
+    // A bound for games that end at once from the start (no game of the registry does).
+    let mut restarts = 0;
+    while out.len() < count && restarts < 64 {
         for _ in 0..2 {
             let legal = game.legal_moves();
-            if legal.is_empty() {
+            if legal.is_empty() || game.outcome().is_some() {
                 break;
             }
             let (next, r) = agon::zobrist::splitmix64(state);
@@ -491,8 +490,15 @@ fn positions(spec: &GameSpec, seed: u64, count: usize) -> Vec<Vec<String>> {
             let canonical = game.play(&mv).expect("a legal move");
             moves.push(canonical);
         }
-        if game.outcome().is_none() {
+        if game.outcome().is_none() && !game.legal_moves().is_empty() && !out.contains(&moves) {
             out.push(moves.clone());
+        } else if game.outcome().is_some() || game.legal_moves().is_empty() {
+            restarts += 1;
+            let Ok(fresh) = new_game(spec, None) else {
+                break;
+            };
+            game = fresh;
+            moves.clear();
         }
     }
     out
@@ -1177,4 +1183,36 @@ pub fn spawn_spec(words: &[String], python: &str) -> Result<SpawnSpec, String> {
         keep_python_buffered: true,
         ..SpawnSpec::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// README: "a legal bestmove in six positions of a seeded random game": six in every
+    /// game, also tic-tac-toe, whose random games end before a sixth position.
+    #[test]
+    fn six_distinct_positions_in_progress_in_every_game() {
+        for text in [
+            "tictactoe",
+            "mnk m=5 n=5 k=4",
+            "clobber rows=4 cols=4",
+            "tak size=3",
+            "halma size=8",
+        ] {
+            let spec = GameSpec::parse(text).unwrap();
+            for seed in [1, 2, 0xdead_beef] {
+                let list = positions(&spec, seed, 6);
+                assert_eq!(list.len(), 6, "{text} seed {seed}: {list:?}");
+                for (i, moves) in list.iter().enumerate() {
+                    assert!(!list[..i].contains(moves), "{text}: {moves:?} twice");
+                    let mut game = new_game(&spec, None).unwrap();
+                    for m in moves {
+                        game.play(m).unwrap();
+                    }
+                    assert!(game.outcome().is_none(), "{text}: {moves:?} is over");
+                }
+            }
+        }
+    }
 }

@@ -79,11 +79,6 @@ pub async fn run_match(
     cancel: watch::Receiver<bool>,
 ) -> anyhow::Result<MatchOutcome> {
     let games_dir = config.run_dir.join("games");
-    std::fs::create_dir_all(&games_dir)?;
-    if let Some(logs) = &config.referee.log_dir {
-        std::fs::create_dir_all(logs)?;
-    }
-    open_live_dir(&config.referee);
     let earlier = earlier_games(&config.journal, &config.fingerprint)?;
     let mut journal = Journal::open(&config.journal)?;
     let done: std::collections::HashSet<u64> = earlier.iter().map(|r| r.game).collect();
@@ -92,12 +87,25 @@ pub async fn run_match(
         .collect();
     if !earlier.is_empty() && !config.quiet {
         crate::outln!(
-            "Resuming: {} games of this match already in {}, {} to play",
+            "Resuming: {} games of this match already in {}, {} to play{}",
             earlier.len(),
             config.journal.display(),
-            pending.len()
+            pending.len(),
+            if pending.is_empty() {
+                " (nothing left: no new run folder)"
+            } else {
+                ""
+            }
         );
     }
+    // A run with nothing left to play leaves no empty folder behind.
+    if !pending.is_empty() {
+        std::fs::create_dir_all(&games_dir)?;
+        if let Some(logs) = &config.referee.log_dir {
+            std::fs::create_dir_all(logs)?;
+        }
+    }
+    open_live_dir(&config.referee);
     let pending = Arc::new(pending);
     let config = Arc::new(config);
     let next = Arc::new(AtomicU64::new(0));

@@ -394,11 +394,6 @@ pub async fn run_tournament(
 ) -> anyhow::Result<TournamentOutcome> {
     // The journal first: a run it refuses leaves no folder behind.
     let (mut journal, mut games) = open_journal(&config)?;
-    std::fs::create_dir_all(config.run_dir.join("games"))?;
-    if let Some(logs) = &config.referee.log_dir {
-        std::fs::create_dir_all(logs)?;
-    }
-    crate::referee::open_live_dir(&config.referee);
     let resumed = games.len();
     let played: std::collections::HashSet<u64> = games.iter().map(|g| g.game).collect();
     let pending: Vec<u64> = (0..config.schedule.games())
@@ -407,11 +402,24 @@ pub async fn run_tournament(
     let total = resumed as u64 + pending.len() as u64;
     if resumed > 0 {
         crate::outln!(
-            "Resuming: {resumed} games already in {}, {} to play",
+            "Resuming: {resumed} games already in {}, {} to play{}",
             config.journal.display(),
-            pending.len()
+            pending.len(),
+            if pending.is_empty() {
+                " (nothing left: no new run folder)"
+            } else {
+                ""
+            }
         );
     }
+    // A run with nothing left to play leaves no empty folder behind.
+    if !pending.is_empty() {
+        std::fs::create_dir_all(config.run_dir.join("games"))?;
+        if let Some(logs) = &config.referee.log_dir {
+            std::fs::create_dir_all(logs)?;
+        }
+    }
+    crate::referee::open_live_dir(&config.referee);
     let config = Arc::new(config);
     let pending = Arc::new(pending);
     let next = Arc::new(AtomicUsize::new(0));

@@ -40,6 +40,8 @@ await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 
 const page = context.pages()[0] || await context.newPage();
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
+const iconFailures = [];
+page.on('response', (r) => { if (/favicon/.test(r.url()) && r.status() !== 200) iconFailures.push(`${r.url()} ${r.status()}`); });
 page.setDefaultTimeout(20000);
 const shot = (name) => page.screenshot({ path: join(artifacts, name) });
 const boardShot = (name) => page.locator('#play-board').screenshot({ path: join(artifacts, name) });
@@ -162,6 +164,12 @@ try {
   check(!p2.find((o) => o.v === 'clobber-bot').off && p2.find((o) => o.v === 'agon-tei').off, 'clobber: the Clobber bot is offered, the TEI engine is not');
   check(await page.locator('#play-board [data-sq="f5"] [data-piece]').count() === 1, 'the Clobber start is drawn on choosing the game');
   await page.selectOption('#game-name', { label: 'tak 6x6' });
+  const labels = await page.locator('#game-params label').evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect()));
+  check(labels.length === 3 && labels.every((b, i) => i === 0 || b.left - labels[i - 1].right >= 8 || b.top > labels[i - 1].top),
+    `tak 6x6: its three settings stand apart (${labels.map((b) => `${Math.round(b.left)}-${Math.round(b.right)}`).join(', ')})`);
+  check(/size\s+halfkomi\s+line/.test((await page.locator('#game-params').textContent()).trim()), 'the settings read "size halfkomi line", words apart');
+  const icon = await page.request.get(`${base.replace(/\/$/, '')}/favicon.ico`);
+  check(icon.status() === 200 && /^image\//.test(icon.headers()['content-type']), `/favicon.ico answers 200 with an image (${icon.status()})`);
   p2 = await options('p2');
   check(!p2.find((o) => o.v === 'agon-tei').off && p2.find((o) => o.v === 'clobber-bot').off, 'tak: the TEI engine is offered, the Clobber bot is not');
 
@@ -328,6 +336,9 @@ try {
     'the spread 3b2+111 is marked where it started and on every square it landed on (b3 b4 b5)');
   await boardShot('tak-spread-landing.png');
   await waitForMoves(2);
+  const numbers = await page.locator('#moves li').evaluateAll((ls) => ls.map((l) => getComputedStyle(l, '::before').content));
+  check(numbers[0] === '"1. "' && numbers[1] === 'none',
+    `the moves are numbered by pairs as PTN numbers them: "1. 3b2+111 <reply>" (${numbers.join(' | ')})`);
   check((await page.locator('#moves li').first().textContent()) === '3b2+111', 'the clicks played 3b2+111');
   await checkTakCounts('tak 5x5 after a spread');
   // A wall placed by the piece selector.
@@ -690,6 +701,7 @@ try {
   }
 
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
+  check(iconFailures.length === 0, `every icon request of the browser succeeded (${iconFailures.join('; ')})`);
   await context.close();
   console.log(`all browser checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {

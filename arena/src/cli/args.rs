@@ -44,14 +44,36 @@ pub(crate) enum Command {
     Serve(ServeArgs),
 }
 
+/// `--bind`: an IP address, or an IP address with a port.
+pub(crate) fn parse_bind(text: &str) -> Result<(std::net::IpAddr, Option<u16>), String> {
+    if let Ok(ip) = text.parse::<std::net::IpAddr>() {
+        return Ok((ip, None));
+    }
+    if let Ok(socket) = text.parse::<std::net::SocketAddr>() {
+        return Ok((socket.ip(), Some(socket.port())));
+    }
+    let hint = if text.starts_with("localhost") {
+        " (write 127.0.0.1 for localhost)"
+    } else if text.starts_with(':') || text.parse::<u16>().is_ok() {
+        " (a port alone goes in --port)"
+    } else {
+        ""
+    };
+    Err(format!(
+        "expected an IP address such as 127.0.0.1 or ::1, optionally with a port \
+         (127.0.0.1:8080, [::1]:8080), or give the port with --port{hint}"
+    ))
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
-    /// Port (0: any free port; the address is printed).
-    #[arg(long, default_value_t = 8080)]
-    pub(crate) port: u16,
-    /// Address to bind.
-    #[arg(long, default_value = "127.0.0.1")]
-    pub(crate) bind: std::net::IpAddr,
+    /// Port (default 8080; 0: any free port; the address is printed).
+    #[arg(long)]
+    pub(crate) port: Option<u16>,
+    /// Address to bind: an IP address (127.0.0.1, ::1, 0.0.0.0), optionally with a port
+    /// (127.0.0.1:8080, [::1]:8080).
+    #[arg(long, default_value = "127.0.0.1", value_parser = parse_bind)]
+    pub(crate) bind: (std::net::IpAddr, Option<u16>),
     /// Answer peers other than this machine and any Host header (off: loopback only).
     #[arg(long)]
     pub(crate) allow_remote: bool,
@@ -192,7 +214,8 @@ pub(crate) struct CheckArgs {
 #[derive(Args, Debug)]
 pub(crate) struct ReportArgs {
     /// The journals to read: a match's, a tournament's, the shards of one (read
-    /// together), or several matches appended to one file.
+    /// together), or several matches appended to one file; a folder (a match's or a
+    /// tournament's --out, such as arena-out) stands for the journals in it.
     #[arg(required = true)]
     pub(crate) journals: Vec<PathBuf>,
     /// Where to write the page.
@@ -242,7 +265,9 @@ pub(crate) struct MatchArgs {
     /// An engine, as key=value words (give it twice; once: it plays the baseline;
     /// never: the default pair). Keys: cmd=PATH args="ARGS" name=NAME dir=DIR
     /// proto=ugi|uci|tei option.NAME=VALUE env.NAME=VALUE tc=BASE+INC st=SECONDS
-    /// depth=N nodes=N. A bare cmd (no '/') is looked for next to the arena binary, then on PATH.
+    /// depth=N nodes=N. A cmd with a '/' or ending in .py is a file relative to the current
+    /// folder (or dir=); any other bare name is looked for next to the arena binary, then on
+    /// PATH.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub(crate) engine: Vec<String>,
     /// The `--engine` words grouped by occurrence (filled from the matches, not by clap).

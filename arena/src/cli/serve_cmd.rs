@@ -92,9 +92,23 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         referee,
     };
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let listener = tokio::net::TcpListener::bind((args.bind, args.port))
+    let (ip, bind_port) = args.bind;
+    let port = match (bind_port, args.port) {
+        (Some(a), Some(b)) if a != b => bail!(
+            "--bind names port {a} and --port {b}: give the port once (--port {b}, or --bind {})",
+            std::net::SocketAddr::new(ip, b)
+        ),
+        (Some(p), _) | (None, Some(p)) => p,
+        (None, None) => 8080,
+    };
+    let listener = tokio::net::TcpListener::bind((ip, port))
         .await
-        .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+        .with_context(|| {
+            format!(
+                "cannot listen on {} (another program may hold the port: --port N for another, --port 0 for any free one)",
+                std::net::SocketAddr::new(ip, port)
+            )
+        })?;
     let address = listener.local_addr()?;
     let host = if address.ip().is_unspecified() {
         "127.0.0.1".to_string()

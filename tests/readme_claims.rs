@@ -1,0 +1,325 @@
+//! What README.md and protocol.md say about the engine, checked against what it does
+//! (issue 54): which commands a search refuses, the README session, the 5x5 proof and the
+//! memory it needs through the protocol, when `solve` names a move, and that every shell
+//! line of the README runs the binaries it just built.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use common::EngineProcess;
+
+const SEC: Duration = Duration::from_secs(1);
+
+fn doc(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+}
+
+/// The words in backticks in `text`.
+fn ticked(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+/// The part of `text` between `from` and the next `to`.
+fn between<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("no '{from}' in the document"))
+        + from.len();
+    let end = start + text[start..].find(to).unwrap();
+    &text[start..end]
+}
+
+/// One line of every command of protocol.md section 3, by its first word.
+const EVERY_COMMAND: [&str; 19] = [
+    "ugi",
+    "uci",
+    "tei",
+    "isready",
+    "setoption name Depth value 2",
+    "uginewgame",
+    "position startpos",
+    "go depth 1",
+    "stop",
+    "ponderhit",
+    "debug off",
+    "quit",
+    "query gameover",
+    "moves",
+    "perft 1",
+    "solve",
+    "show",
+    "games",
+    "eval",
+];
+
+/// The commands that `error busy` answers during `go infinite`, by their first word.
+fn refused_during_a_search() -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut e = EngineProcess::start();
+    e.ask("position startpos");
+    let mut refused = BTreeSet::new();
+    let mut answered = BTreeSet::new();
+    for line in EVERY_COMMAND {
+        let word = line.split_whitespace().next().unwrap().to_string();
+        if matches!(word.as_str(), "stop" | "quit") {
+            // Both end the search (quit the engine): answered, by protocol.md's own
+            // examples (`stop` during `go infinite` and `quit` during a search).
+            answered.insert(word);
+            continue;
+        }
+        e.send("go infinite");
+        let lines: Vec<String> = e
+            .ask(line)
+            .into_iter()
+            .filter(|l| !l.starts_with("info"))
+            .collect();
+        if lines.iter().any(|l| l.starts_with("error busy")) {
+            refused.insert(word);
+        } else {
+            answered.insert(word);
+        }
+        e.send("stop");
+        e.until("bestmove", 5 * SEC);
+    }
+    (refused, answered)
+}
+
+#[test]
+fn the_busy_lists_of_readme_and_protocol_md_are_what_the_engine_refuses() {
+    let (refused, answered) = refused_during_a_search();
+    // Every command of protocol.md's section 3 is in the list above.
+    let protocol = doc("protocol.md");
+    let section = between(&protocol, "## 3. Commands", "## 4. Replies");
+    let headed: BTreeSet<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("### "))
+        .flat_map(|l| {
+            ticked(l)
+                .into_iter()
+                .map(|c| c.split_whitespace().next().unwrap().to_string())
+        })
+        .filter(|w| !matches!(w.as_str(), "ucinewgame" | "teinewgame"))
+        .collect();
+    let tested: BTreeSet<String> = refused.union(&answered).cloned().collect();
+    assert_eq!(headed, tested, "a command of section 3 is not tested here");
+
+    // protocol.md's error table: "during a search ...: REFUSED (every command but ALLOWED)".
+    let row = between(
+        &protocol,
+        "| `busy` | during a search, a `perft` or a `solve`: ",
+        "|\n",
+    );
+    let (listed, but) = row.split_once("(every command but").unwrap();
+    assert_eq!(ticked(listed), refused, "protocol.md's busy row: {row}");
+    assert_eq!(ticked(but), answered, "protocol.md's busy row: {row}");
+
+    // README after its session.
+    let readme = doc("README.md");
+    let sentence = between(
+        &readme,
+        "`go` answers at once and the search runs on:",
+        "Typing",
+    );
+    let (allowed, rest) = sentence.split_once("every other command,").unwrap();
+    let listed = between(rest, "", "gets `error busy`");
+    assert_eq!(ticked(listed), refused, "README: {sentence}");
+    let mut allowed = ticked(allowed.split_once("answers only").unwrap().1);
+    allowed.insert("stop".into());
+    allowed.insert("quit".into());
+    assert_eq!(allowed, answered, "README: {sentence}");
+}
+
+#[test]
+fn the_readme_session_plays_a_legal_move_and_says_its_output_is_illustrative() {
+    let readme = doc("README.md");
+    let intro = between(
+        &readme,
+        "A session, as a GUI or a script would drive it",
+        "```",
+    );
+    assert!(intro.contains("illustrative"), "{intro}");
+    let after = &readme[readme.find("A session, as a GUI").unwrap()..];
+    let block = between(after, "```\n", "```");
+    let mut e = EngineProcess::start();
+    let mut bestmove = None;
+    let mut sent = Vec::new();
+    for line in block.lines() {
+        let Some(command) = line.strip_prefix("> ") else {
+            continue;
+        };
+        sent.push(command.to_string());
+        if command.starts_with("go") {
+            e.send(command);
+            let lines = e.until("bestmove", 30 * SEC);
+            assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
+            bestmove = lines
+                .last()
+                .and_then(|l| l.strip_prefix("bestmove "))
+                .map(String::from);
+        } else {
+            let lines = e.ask(command);
+            assert!(
+                lines.iter().all(|l| !l.starts_with("error")),
+                "{command}: {lines:?}"
+            );
+        }
+    }
+    let mv = bestmove.expect("the session's go");
+    // Legal by the engine's own move list at that position.
+    let position = sent.iter().find(|c| c.starts_with("position")).unwrap();
+    e.ask(position);
+    let legal = e.ask("moves");
+    let legal: Vec<&str> = legal.iter().flat_map(|l| l.split_whitespace()).collect();
+    assert!(
+        legal.contains(&mv.as_str()),
+        "bestmove {mv} not in {legal:?}"
+    );
+}
+
+/// README: the empty 5x5 four-in-a-row board is proved a draw (631,794 nodes) by
+/// `agon solve`; through the protocol the default `Hash` is too little and the Hash the
+/// README names is enough.
+#[test]
+fn the_readme_5x5_proof_and_the_hash_it_needs() {
+    let readme = doc("README.md");
+    let claim = between(
+        &readme,
+        "the empty 5x5 four-in-a-row board is proved a",
+        "; a win",
+    );
+    let nodes: String = between(claim, "(", " nodes)")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .args(["--game", "mnk m=5 n=5 k=4", "solve"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("result: draw"), "{text}");
+    assert!(
+        text.contains(&format!("nodes: {nodes}\n")),
+        "README says {nodes} nodes: {text}"
+    );
+
+    let hash: String = between(&readme, "too\nlittle for that 5x5 proof", "is enough")
+        .split("setoption name Hash value ")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let mut e = EngineProcess::start();
+    e.ask("setoption name Game value mnk m=5 n=5 k=4");
+    e.ask("position startpos");
+    e.send("solve");
+    let lines = e.until("solution", 60 * SEC);
+    assert!(
+        lines.last().unwrap().starts_with("solution unknown"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("memory limit of 16 MiB")),
+        "{lines:?}"
+    );
+    e.ask(&format!("setoption name Hash value {hash}"));
+    e.send("solve");
+    let lines = e.until("solution", 60 * SEC);
+    assert!(
+        lines.last().unwrap().starts_with("solution draw"),
+        "{lines:?}"
+    );
+}
+
+/// protocol.md: `move` is absent after `unknown`, on a finished game, after a `threats`
+/// draw and after a `regions` loss without `distance`, and present otherwise.
+#[test]
+fn solve_names_a_move_exactly_when_protocol_md_says() {
+    let protocol = doc("protocol.md");
+    let rule = between(
+        &protocol,
+        "`move` is a best move, a winning one after `win`;",
+        "given).",
+    );
+    for case in [
+        "the game is over",
+        "the result is `unknown`",
+        "after a `draw` by `threats`",
+        "after a `loss` by\n`regions` without `distance`",
+    ] {
+        assert!(
+            rule.contains(case),
+            "protocol.md does not say '{case}': {rule}"
+        );
+    }
+    let mut e = EngineProcess::start();
+    let mut solve = |game: &str, position: &str, command: &str| -> String {
+        e.ask(&format!("setoption name Game value {game}"));
+        e.ask(position);
+        e.send(command);
+        e.until("solution", 30 * SEC).pop().unwrap()
+    };
+    let has_move = |line: &str| line.split_whitespace().any(|w| w == "move");
+    // Absent.
+    let over = solve(
+        "tictactoe",
+        "position startpos moves a1 a2 b1 b2 c1",
+        "solve",
+    );
+    assert!(!has_move(&over), "{over}");
+    let draw = solve("tictactoe", "position startpos", "solve");
+    assert!(
+        draw.starts_with("solution draw method threats") && !has_move(&draw),
+        "{draw}"
+    );
+    let loss = solve("clobber rows=1 cols=5", "position fen wb1wb w", "solve");
+    assert!(
+        loss.starts_with("solution loss method regions") && !has_move(&loss),
+        "{loss}"
+    );
+    let unknown = solve("mnk m=7 n=7 k=5", "position startpos", "solve movetime 1");
+    assert!(
+        unknown.starts_with("solution unknown") && !has_move(&unknown),
+        "{unknown}"
+    );
+    // Present.
+    let win = solve("tictactoe", "position fen xx1/oo1/3 x", "solve");
+    assert!(has_move(&win), "{win}");
+    let longest = solve(
+        "clobber rows=1 cols=5",
+        "position fen wb1wb w",
+        "solve distance",
+    );
+    assert!(has_move(&longest), "{longest}");
+    let searched = solve("tictactoe", "position startpos", "solve method search");
+    assert!(has_move(&searched), "{searched}");
+}
+
+/// Every command line of a README shell block runs what the build made
+/// (`./target/release/agon`, `./target/release/arena`), never a bare `agon` or `arena`
+/// that a fresh clone does not have on its PATH.
+#[test]
+fn readme_shell_lines_run_the_built_binaries() {
+    let readme = doc("README.md");
+    let mut bare = Vec::new();
+    for block in readme.split("```sh\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        for line in block.lines() {
+            let line = line.trim_start();
+            let first = line.split_whitespace().next().unwrap_or("");
+            if matches!(first, "agon" | "arena") {
+                bare.push(line.to_string());
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "README lines that run a bare binary: {bare:#?}"
+    );
+}
