@@ -336,9 +336,9 @@ try {
     'the spread 3b2+111 is marked where it started and on every square it landed on (b3 b4 b5)');
   await boardShot('tak-spread-landing.png');
   await waitForMoves(2);
-  const numbers = await page.locator('#moves li').evaluateAll((ls) => ls.map((l) => getComputedStyle(l, '::before').content));
-  check(numbers[0] === '"1. "' && numbers[1] === 'none',
-    `the moves are numbered by pairs as PTN numbers them: "1. 3b2+111 <reply>" (${numbers.join(' | ')})`);
+  const moveNumbers = await page.locator('#moves li').evaluateAll((ls) => ls.map((l) => getComputedStyle(l, '::before').content));
+  check(moveNumbers[0] === '"1. "' && moveNumbers[1] === 'none',
+    `the moves are numbered by pairs as PTN numbers them: "1. 3b2+111 <reply>" (${moveNumbers.join(' | ')})`);
   check((await page.locator('#moves li').first().textContent()) === '3b2+111', 'the clicks played 3b2+111');
   await checkTakCounts('tak 5x5 after a spread');
   // A wall placed by the piece selector.
