@@ -301,12 +301,6 @@ fn content_hash_compares_bytes_and_paths_never_following_links() {
     assert!(over.contains("not compared"), "{over}");
 }
 
-/// A bot that exits at once: its check fails and it loses its first pair by its own fault,
-/// so it is graded in a few seconds.
-fn quitter(tag: &str) -> String {
-    format!("import sys\nsys.exit(3)  # {tag}\n")
-}
-
 #[test]
 fn grade_flags_submissions_with_the_same_content() {
     let dir = tempfile::tempdir().unwrap();

@@ -322,3 +322,9 @@ pub fn start_serve(args: &[&str]) -> Served {
         banner,
     }
 }
+
+/// A bot that exits at once: its check fails and it loses its first pair by its own fault,
+/// so it is graded in a few seconds.
+pub fn quitter(tag: &str) -> String {
+    format!("import sys\nsys.exit(3)  # {tag}\n")
+}
