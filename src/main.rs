@@ -301,7 +301,8 @@ fn play(
     movetime: Option<u64>,
     learn: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
-    use agon::play::{First, Level, PlayConfig};
+    use agon::engine::Level;
+    use agon::play::{First, PlayConfig};
     let first = match first.to_ascii_lowercase().as_str() {
         "human" => First::Human,
         "engine" => First::Engine,

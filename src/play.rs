@@ -2,70 +2,19 @@
 //!
 //! Generic over every registered game through [`GameVisitor`]: nothing here knows a
 //! game's rules. Input is read line by line, so the same loop serves a terminal and a
-//! script; end of input is `quit`. The engine's choice of move is [`choose_move`]: the
+//! script; end of input is `quit`. The engine's choice of move is
+//! [`crate::learn::choose_move`]: the
 //! search's best move, adjusted at the root by the learning store when one is given
 //! (see [`crate::learn`]).
 
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use crate::game::{Game, Outcome, Side};
 use crate::games::{dispatch, GameSpec, GameVisitor};
-use crate::learn::{LearnError, LearnStore};
-use crate::search::{
-    new_searcher, terminal_score, Control, Limits, SearchOptions, Searcher, SearcherKind,
-    WIN_THRESHOLD,
-};
-
-/// A named difficulty: a fixed search depth per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// Depth 1: sees only its own move (misses the opponent's threats).
-    Easy,
-    /// Depth 2: sees the opponent's reply (blocks immediate threats).
-    Medium,
-    /// Depth 4.
-    Hard,
-    /// Depth 6.
-    Expert,
-}
-
-impl Level {
-    /// All levels, weakest first.
-    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
-
-    /// The level's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Expert => "expert",
-        }
-    }
-
-    /// The search depth in plies (the difficulty ladder of the Tak course project,
-    /// seeds/002: depths 2..5 there; here 1, 2, 4, 6 since PVS searches deeper in the
-    /// same time).
-    pub fn depth(self) -> u32 {
-        match self {
-            Level::Easy => 1,
-            Level::Medium => 2,
-            Level::Hard => 4,
-            Level::Expert => 6,
-        }
-    }
-
-    /// Parses a name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<Level> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
-    }
-}
+use crate::learn::{choose_move, record_game, LearnError, LearnStore};
+use crate::search::{new_searcher, Limits, SearchOptions, Searcher, SearcherKind};
 
 /// Who moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,182 +92,6 @@ impl SplitMix {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-}
-
-/// The score of playing `mv` from `pos`, searched to the child limits, from the mover's view.
-fn score_move<G: Game>(
-    pos: &mut G,
-    mv: G::Move,
-    searcher: &mut dyn Searcher<G>,
-    limits: &Limits,
-    control: &Control<'_>,
-) -> i32 {
-    let mover = pos.side_to_move();
-    let undo = pos.make_move(mv);
-    let score = match pos.outcome() {
-        Some(outcome) => terminal_score(outcome, mover, 1),
-        None => {
-            let child = searcher.search(pos, limits, control, &mut |_| {});
-            let s = -child.score;
-            // One ply further from the root.
-            if s >= WIN_THRESHOLD {
-                s - 1
-            } else if s <= -WIN_THRESHOLD {
-                s + 1
-            } else {
-                s
-            }
-        }
-    };
-    pos.unmake_move(mv, undo);
-    score
-}
-
-/// The engine's move in `pos` within `limits`: the search's best move, or, when a learning
-/// store knows a position after some root move, the best by search score plus learned
-/// bonus. The bonus only applies to moves whose score is not a proven win or loss, so a
-/// proven-losing move is never preferred over a non-losing one. `None` when there is no
-/// legal move.
-pub fn choose_move<G: Game>(
-    pos: &mut G,
-    searcher: &mut dyn Searcher<G>,
-    limits: &Limits,
-    learn: Option<&LearnStore>,
-) -> Option<G::Move> {
-    let stop = AtomicBool::new(false);
-    let control = Control::new(&stop);
-    let learning = learn.filter(|store| knows_children(pos, store));
-    let main_limits = match learning {
-        Some(_) => limits_for_learning(limits),
-        None => limits.clone(),
-    };
-    let result = searcher.search(pos, &main_limits, &control, &mut |_| {});
-    let best = result.best?;
-    Some(match learning {
-        Some(store) => learned_move(pos, searcher, limits, store, best, &control),
-        None => best,
-    })
-}
-
-/// Whether `store` knows a position after some legal move of `pos`.
-pub fn knows_children<G: Game>(pos: &mut G, store: &LearnStore) -> bool {
-    let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
-    moves.iter().any(|&mv| {
-        let undo = pos.make_move(mv);
-        let known = store.get(&spec, pos.hash()).is_some();
-        pos.unmake_move(mv, undo);
-        known
-    })
-}
-
-/// The limits of the main search when [`learned_move`] follows it: half the time
-/// (movetime or clock), so that both together stay within the original limits.
-pub fn limits_for_learning(limits: &Limits) -> Limits {
-    let mut half = limits.clone();
-    half.movetime = limits.movetime.map(|t| t / 2);
-    if let Some(clock) = &mut half.clock {
-        clock.time /= 2;
-        clock.increment /= 2;
-    }
-    half
-}
-
-/// The root move after learning: `best` (the search's choice) unless the store knows a
-/// position after some root move; then every root move is searched one ply shallower
-/// (or with its share of the time) and the highest search score plus learned bonus wins,
-/// `best` on ties. The bonus never applies to proven wins or losses.
-pub fn learned_move<G: Game>(
-    pos: &mut G,
-    searcher: &mut dyn Searcher<G>,
-    limits: &Limits,
-    store: &LearnStore,
-    best: G::Move,
-    control: &Control<'_>,
-) -> G::Move {
-    let spec = GameSpec::of::<G>(pos.settings_of()).to_string();
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
-    let known: Vec<Option<i32>> = moves
-        .iter()
-        .map(|&mv| {
-            let undo = pos.make_move(mv);
-            let counts = store.get(&spec, pos.hash());
-            pos.unmake_move(mv, undo);
-            counts.map(|c| c.bonus())
-        })
-        .collect();
-    if known.iter().all(Option::is_none) {
-        return best;
-    }
-    // The children share half of the move's time: half the movetime, or half of a
-    // clock budget of time/25 + increment (the budget of search::time).
-    let time = limits.movetime.map(|t| t / 2).or_else(|| {
-        limits
-            .clock
-            .map(|c| (c.time / c.moves_to_go.unwrap_or(25).max(1) + c.increment) / 2)
-    });
-    let child_limits = Limits {
-        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
-        nodes: limits.nodes,
-        movetime: time.map(|t| (t / moves.len() as u32).max(Duration::from_millis(1))),
-        clock: None,
-        infinite: false,
-    };
-    // Without a depth or time (a clock or node limit only), a shallow fixed depth.
-    let child_limits = if child_limits.depth.is_none() && child_limits.movetime.is_none() {
-        Limits {
-            depth: Some(3),
-            ..child_limits
-        }
-    } else {
-        child_limits
-    };
-    // The search's own choice first, so it wins ties.
-    let mut order: Vec<usize> = (0..moves.len()).collect();
-    if let Some(i) = moves.iter().position(|&m| m == best) {
-        order.swap(0, i);
-    }
-    let mut chosen: Option<(i32, G::Move)> = None;
-    for i in order {
-        let mv = moves[i];
-        if control.stopped() {
-            // Stopped before every move was searched: keep the search's choice.
-            return best;
-        }
-        let score = score_move(pos, mv, searcher, &child_limits, control);
-        let adjusted = if score.abs() < WIN_THRESHOLD {
-            score + known[i].unwrap_or(0)
-        } else {
-            score
-        };
-        if chosen.is_none_or(|(s, _)| adjusted > s) {
-            chosen = Some((adjusted, mv));
-        }
-    }
-    chosen.map_or(best, |(_, mv)| mv)
-}
-
-/// Records a finished game played from `start` with `moves` into `store`.
-///
-/// # Errors
-/// [`LearnError`] from [`LearnStore::record`].
-pub fn record_game<G: Game>(
-    store: &mut LearnStore,
-    start: &G,
-    moves: &[G::Move],
-    outcome: Outcome,
-) -> Result<(), LearnError> {
-    let mut replay = start.clone();
-    let mut positions = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        let mover = replay.side_to_move();
-        replay.make_move(mv);
-        positions.push((replay.hash(), mover));
-    }
-    let spec = GameSpec::of::<G>(start.settings_of()).to_string();
-    store.record(&spec, &positions, outcome)
 }
 
 const HELP: &str = "\

@@ -8,8 +8,8 @@ use std::time::Duration;
 use agon::game::{Game, Outcome, Side};
 use agon::games::mnk::{Mnk, MnkSettings};
 use agon::games::GameSpec;
+use agon::learn::choose_move;
 use agon::learn::{LearnError, LearnStore};
-use agon::play::choose_move;
 use agon::search::{new_searcher, Limits, SearchOptions, Searcher, SearcherKind};
 
 fn searcher() -> Box<dyn Searcher<Mnk>> {

@@ -323,3 +323,79 @@ fn readme_shell_lines_run_the_built_binaries() {
         "README lines that run a bare binary: {bare:#?}"
     );
 }
+
+/// protocol.md's options table (section 6) is the engine's option table: every option the
+/// handshake declares has a row with the same type, range or values, and default, and no
+/// row names an option the engine does not have. The errors of `setoption` come from the
+/// same table: an unknown name lists every option, a bad combo value every value (the
+/// Searcher error used to leave out `mcts`).
+#[test]
+fn protocol_md_options_table_is_the_engines() {
+    let protocol = doc("protocol.md");
+    let section = between(&protocol, "## 6. Options", "## 7. ");
+    let mut rows = std::collections::BTreeMap::new();
+    for line in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let name = cells[0]
+            .trim_start_matches("| ")
+            .trim_matches('`')
+            .to_string();
+        rows.insert(
+            name,
+            (cells[1].to_string(), cells[2].trim_matches('`').to_string()),
+        );
+    }
+    let mut e = EngineProcess::start();
+    e.send("ugi");
+    let lines = e.until("ugiok", 5 * SEC);
+    let mut declared = Vec::new();
+    for line in lines.iter().filter(|l| l.starts_with("option name ")) {
+        let rest = &line["option name ".len()..];
+        let (name, rest) = rest.split_once(" type ").unwrap();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let value = |key: &str| {
+            let at = words.iter().position(|w| *w == key).unwrap();
+            words[at + 1].to_string()
+        };
+        let (ty, default) = rows
+            .get(name)
+            .unwrap_or_else(|| panic!("protocol.md has no row for option {name}"));
+        let expected_type = match words[0] {
+            "spin" => format!("spin {}–{}", value("min"), value("max")),
+            "combo" => {
+                let vars: Vec<String> = words
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, w)| **w == "var" && *i + 1 < words.len())
+                    .map(|(i, _)| format!("`{}`", words[i + 1]))
+                    .collect();
+                format!("combo {}", vars.join(", "))
+            }
+            other => other.to_string(),
+        };
+        assert_eq!(*ty, expected_type, "option {name}: {line}");
+        assert_eq!(*default, value("default"), "option {name}: {line}");
+        declared.push(name.to_string());
+    }
+    let documented: Vec<&String> = rows.keys().collect();
+    let mut sorted = declared.clone();
+    sorted.sort();
+    assert_eq!(documented, sorted.iter().collect::<Vec<_>>());
+
+    let unknown = e.ask("setoption name Colour value red");
+    assert_eq!(
+        unknown,
+        vec![format!(
+            "error unknown-option no option named 'Colour' (options: {})",
+            declared.join(", ")
+        )]
+    );
+    let bad = e.ask("setoption name Searcher value magic");
+    assert_eq!(
+        bad,
+        vec!["error bad-value option Searcher: 'magic' is not one of pvs, alphabeta, minimax, random, mcts".to_string()]
+    );
+    // Combo values are matched without regard to case.
+    assert!(e.ask("setoption name Searcher value MCTS").is_empty());
+    assert!(e.ask("setoption name Level value Expert").is_empty());
+}
