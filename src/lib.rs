@@ -33,7 +33,9 @@ pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod protocol;
-pub mod prover;
+/// The proof interface of the game's own solvers, a room of [`game`].
+pub use game::prover;
+pub mod score;
 pub mod search;
 pub mod selfplay;
 pub mod solve;

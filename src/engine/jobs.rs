@@ -5,9 +5,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::protocol::{ErrorCode, Info, Reply};
+use crate::protocol::{ErrorCode, Info, Reply, SolveMethod};
+use crate::solve::Method;
 
 use super::{error, no_position, Engine, RunningSearch, HEAD_START};
+
+/// The solver's method for the protocol's name of it.
+pub(super) fn solver_method(method: SolveMethod) -> Method {
+    match method {
+        SolveMethod::Auto => Method::Auto,
+        SolveMethod::Search => Method::Search,
+        SolveMethod::Regions => Method::Regions,
+        SolveMethod::Threats => Method::Threats,
+    }
+}
 
 impl Engine {
     /// `perft`: counts on its own thread, so that `isready`, `stop`, `quit` and the end of
@@ -126,5 +137,19 @@ fn solution_reply(report: &crate::solve::SolveReport) -> Reply {
         method: report.method.to_string(),
         nodes: report.nodes,
         time_ms: report.elapsed.as_millis() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The protocol's method names are the solver's (`agon solve --method` takes those).
+    #[test]
+    fn protocol_methods_are_the_solvers() {
+        for m in SolveMethod::ALL {
+            assert_eq!(solver_method(m).name(), m.name());
+        }
+        assert_eq!(SolveMethod::names(), Method::names());
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::game::Side;
 use crate::games::{describe_all, GameSpec};
 use crate::learn::LearnStore;
-use crate::protocol::{Command, ErrorCode, Go, QueryKind, Reply};
+use crate::protocol::{Command, ErrorCode, Go, QueryKind, Reply, SolveMethod};
 use crate::search::{Clock, Limits};
 
 /// Where replies go. Called from the input thread and the search thread.
@@ -274,7 +274,7 @@ impl Engine {
                 distance,
                 movetime,
             } => self.solve(
-                method.unwrap_or(crate::solve::Method::Auto),
+                jobs::solver_method(method.unwrap_or(SolveMethod::Auto)),
                 distance,
                 movetime,
             ),

@@ -55,7 +55,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-pub use crate::search::Score;
+pub use crate::score::Score;
 
 /// The longest line accepted, in bytes, not counting the line terminator.
 pub const MAX_LINE: usize = 65536;
@@ -171,6 +171,49 @@ impl fmt::Display for QueryKind {
     }
 }
 
+/// A `solve` method as the protocol names it (the engine maps it to its solver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveMethod {
+    /// `auto`: the game's own solver where it has one, else `search`.
+    Auto,
+    /// `search`: the default searcher deepened to a proof.
+    Search,
+    /// `regions`: Clobber's sum of regions.
+    Regions,
+    /// `threats`: the m,n,k threat search.
+    Threats,
+}
+
+impl SolveMethod {
+    /// Every method, in the order messages list them.
+    pub const ALL: [SolveMethod; 4] = [
+        SolveMethod::Auto,
+        SolveMethod::Search,
+        SolveMethod::Regions,
+        SolveMethod::Threats,
+    ];
+
+    /// The method's name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolveMethod::Auto => "auto",
+            SolveMethod::Search => "search",
+            SolveMethod::Regions => "regions",
+            SolveMethod::Threats => "threats",
+        }
+    }
+
+    /// The method called `name`.
+    pub fn from_name(name: &str) -> Option<SolveMethod> {
+        SolveMethod::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Every name, for messages: `auto, search, regions, threats`.
+    pub fn names() -> String {
+        SolveMethod::ALL.map(SolveMethod::name).join(", ")
+    }
+}
+
 /// A line from the controller (GUI, arena, student script) to the engine.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
@@ -231,7 +274,7 @@ pub enum Command {
     /// position.
     Solve {
         /// How to prove (`auto` when absent).
-        method: Option<crate::solve::Method>,
+        method: Option<SolveMethod>,
         /// Also prove the distance where the method does not give it by itself (`regions`).
         distance: bool,
         /// Give up after this many milliseconds (`solution unknown`).

@@ -422,11 +422,11 @@ fn solve(input: &str) -> Res<'_, Command> {
                 input = rest;
             }
             "method" if method.is_none() => {
-                let names = crate::solve::Method::names();
+                let names = crate::protocol::SolveMethod::names();
                 let Ok((rest, name)) = arg(rest) else {
                     return failure(rest, format!("missing method ({names})"));
                 };
-                let Some(m) = crate::solve::Method::from_name(name) else {
+                let Some(m) = crate::protocol::SolveMethod::from_name(name) else {
                     return failure(rest, format!("unknown method '{name}' ({names})"));
                 };
                 method = Some(m);
@@ -636,7 +636,7 @@ fn option(input: &str) -> Res<'_, OptionDecl> {
 
 /// Keys an `info` line may contain. A token after `pv` that is one of them ends the pv;
 /// an unknown key skips its value only when that value is not one of them.
-const INFO_KEYS: &[&str] = &[
+pub(super) const INFO_KEYS: &[&str] = &[
     "depth",
     "seldepth",
     "score",

@@ -12,7 +12,8 @@ use super::{
     QueryKind, Reply, Score, MAX_LINE,
 };
 
-/// Words that have a meaning somewhere on a line; generated tokens avoid them all.
+/// Words that have a meaning somewhere on a line (with the `info` keys, taken from the
+/// parser's own list); generated tokens avoid them all.
 const KEYWORDS: &[&str] = &[
     "moves",
     "none",
@@ -31,35 +32,15 @@ const KEYWORDS: &[&str] = &[
     "tps",
     "divide",
     "ponder",
-    "depth",
-    "seldepth",
-    "score",
-    "nodes",
-    "nps",
-    "time",
-    "hashfull",
-    "pv",
-    "string",
-    "multipv",
-    "currmove",
-    "currmovenumber",
-    "tbhits",
-    "sbhits",
-    "cpuload",
-    "wdl",
-    "refutation",
-    "currline",
-    "lowerbound",
-    "upperbound",
-    "ebf",
-    "movesleft",
-    "visits",
     "cp",
     "heuristic",
 ];
 
 fn is_keyword(token: &str) -> bool {
-    KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(token))
+    KEYWORDS
+        .iter()
+        .chain(super::parse::INFO_KEYS)
+        .any(|k| k.eq_ignore_ascii_case(token))
 }
 
 /// A move token of any of our games (`b2`, `a1-b1`, `3c3>12`...).
@@ -171,7 +152,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Games),
         Just(Command::Eval),
         (
-            option::of(select(crate::solve::Method::ALL.to_vec())),
+            option::of(select(crate::protocol::SolveMethod::ALL.to_vec())),
             any::<bool>(),
             option::of(any::<u64>())
         )

@@ -16,7 +16,6 @@ pub mod random;
 pub mod time;
 pub mod tt;
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -41,16 +40,7 @@ pub fn terminal_score(outcome: Outcome, side_to_move: crate::game::Side, ply: u3
     }
 }
 
-/// A score as the protocol prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// A heuristic value in centi-units.
-    Cp(i32),
-    /// The side to move wins in this many plies.
-    Win(u32),
-    /// The side to move loses in this many plies.
-    Loss(u32),
-}
+pub use crate::score::Score;
 
 impl Score {
     /// Classifies an internal score.
@@ -61,16 +51,6 @@ impl Score {
             Score::Loss((WIN + value) as u32)
         } else {
             Score::Cp(value)
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Win(p) => write!(f, "win {p}"),
-            Score::Loss(p) => write!(f, "loss {p}"),
         }
     }
 }

@@ -26,7 +26,10 @@ pub mod cgroup;
 pub mod freeze;
 pub mod landlock;
 pub mod seccomp;
+pub mod spawn;
 pub mod uid;
+
+pub use spawn::{ExitInfo, SpawnSpec};
 
 use std::ffi::CString;
 use std::io;
@@ -35,8 +38,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::process::Command;
-
-use crate::process::{ExitInfo, SpawnSpec};
 
 /// How strongly an engine is isolated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -23,7 +23,7 @@
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use super::eval::{
+use super::bits::{
     group_spans_squared, neighbours, road_distance, road_threats, shifted, under_top,
 };
 use super::Tak;

@@ -32,6 +32,7 @@
 //! A spread is a square, a direction and a drop pattern: bit `i` set when carried piece `i`
 //! (counted from the bottom of the carried pile) is the last one dropped on its square.
 
+mod bits;
 mod eval;
 mod features;
 mod notation;
@@ -673,7 +674,7 @@ impl Tak {
 
     /// Whether the side to move can complete a road with a spread, without generating
     /// the moves (`completions`: the squares that would complete its road,
-    /// [`eval::road_completions`]). Two kinds are looked for:
+    /// [`bits::road_completions`]). Two kinds are looked for:
     /// - one flat stepping onto a square of `completions` topped by a stack or the
     ///   opponent's flat, when the road does not need the square it leaves (a step onto an
     ///   empty square of `completions` is a placement's win too);
@@ -703,7 +704,7 @@ impl Tak {
         while steps != 0 {
             let t = steps.trailing_zeros() as usize;
             steps &= steps - 1;
-            let mut from = eval::neighbours(g, 1 << t) & self.flats(self.to_move);
+            let mut from = bits::neighbours(g, 1 << t) & self.flats(self.to_move);
             while from != 0 {
                 let sq = from.trailing_zeros() as usize;
                 from &= from - 1;
@@ -1428,7 +1429,7 @@ impl Game for Tak {
         if self.settings.line {
             return None;
         }
-        let completions = eval::road_completions(self, self.to_move);
+        let completions = bits::road_completions(self, self.to_move);
         let empty = self.geo.board & !self.occupied();
         (completions & empty != 0 || self.wins_by_spreading(completions))
             .then_some(Forced::WinNextMove)

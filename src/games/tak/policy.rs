@@ -7,7 +7,7 @@
 //! ([`Context`]): both sides' road pieces, the opponent's road threats, the endgame
 //! measure.
 
-use super::eval::neighbours;
+use super::bits::neighbours;
 use super::features::{endgame, CLASSES};
 use super::{Tak, TakMove, CAP, FLAT, WALL};
 
@@ -92,7 +92,7 @@ impl Context {
             }
         }
         let threats = if pos.stones_left[them.index()] + pos.caps_left[them.index()] > 0 {
-            super::eval::road_threats(pos, them)
+            super::bits::road_threats(pos, them)
         } else {
             0
         };

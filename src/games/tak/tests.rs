@@ -196,10 +196,10 @@ fn road_threats_by_flooding_match_trying_every_square() {
                     break;
                 }
                 for side in [Side::First, Side::Second] {
-                    let fast = eval::road_threats(&p, side);
+                    let fast = bits::road_threats(&p, side);
                     assert_eq!(
                         fast,
-                        eval::road_threats_by_trial(&p, side),
+                        bits::road_threats_by_trial(&p, side),
                         "{size}x{size} {side:?} in {}",
                         p.format_position()
                     );
@@ -284,7 +284,7 @@ fn stack_reach_by_rays_matches_walking() {
 /// (rows folded) against counting square by square, over random play on 3x3 to 8x8.
 #[test]
 fn influence_and_spans_match_counting_square_by_square() {
-    use super::eval::{group_spans_squared, grow, neighbours};
+    use super::bits::{group_spans_squared, grow, neighbours};
     let influence_by_squares = |p: &Tak| -> [u32; 2] {
         let g = p.geo;
         let (w, b) = (p.road_pieces(Side::First), p.road_pieces(Side::Second));
@@ -419,7 +419,7 @@ fn road_distance_is_the_shortest_path_square_by_square() {
     let mut seen = std::collections::BTreeMap::new();
     random_play(3..=8, 120, 11, |p| {
         for side in [Side::First, Side::Second] {
-            let got = eval::road_distance(p, side);
+            let got = bits::road_distance(p, side);
             assert_eq!(
                 got,
                 by_squares(p, side),
@@ -540,7 +540,7 @@ fn a_spread_that_completes_a_road_is_a_win_next_move() {
     ] {
         let settings = Tak::settings(&[size, half_komi, 0]).unwrap();
         let p = Tak::parse_position(&settings, tps).unwrap();
-        assert_eq!(eval::road_threats(&p, Side::First), 0, "{tps}");
+        assert_eq!(bits::road_threats(&p, Side::First), 0, "{tps}");
         assert_eq!(p.forced(), Some(Forced::WinNextMove), "{tps}");
         let mut after = p.clone();
         after.make_move(p.parse_move(win).unwrap());
@@ -572,7 +572,7 @@ fn winning_spreads_found_without_generating_them_are_real() {
             q.make_move(mv);
             q.outcome() == Some(Outcome::Win(mover)) && q.has_road(mover)
         });
-        let fast = p.wins_by_spreading(eval::road_completions(p, mover));
+        let fast = p.wins_by_spreading(bits::road_completions(p, mover));
         assert!(
             !fast || by_trial,
             "no winning spread in {}",

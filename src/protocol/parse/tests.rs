@@ -532,7 +532,7 @@ fn query() {
 
 #[test]
 fn solve() {
-    use crate::solve::Method;
+    use crate::protocol::SolveMethod as Method;
     let solve = |method, movetime| Command::Solve {
         method,
         distance: false,

@@ -26,7 +26,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::game::Game;
+use super::Game;
 
 /// What a prover proved about a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

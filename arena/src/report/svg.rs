@@ -1,282 +1,13 @@
-//! `arena report`: a self-contained HTML page (inline SVG, no scripts, no network) from
-//! any journal the arena writes: a match's, a tournament's (its header line included),
-//! the shards of one, or several appended matches.
-//!
-//! The numbers are the ones the arena prints: the ratings and the cross table are
-//! [`Standings::of`] (the same call `arena tournament` prints and `arena serve` shows), and
-//! with two engines the Elo difference, pairs and SPRT are [`Summary`] and [`Sprt`], as
-//! `arena match` prints them. Charts: per engine configuration (told apart by the engine
-//! name each game recorded) the mean nodes, nps, depth, selective depth, time used, clock
-//! left and score of its n-th searched move, each with a band of one standard deviation
-//! across games; game lengths; ratings with their 95% intervals; the SPRT's LLR over the
-//! games with its bounds.
+//! The report's charts: inline SVG, no scripts.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
-use crate::record::{GameRecord, ScoreRecord, Seat};
-use crate::safe_text::html as escape_html;
-use crate::sprt::{Model, Sprt};
-use crate::stats::{EloEstimate, Trinomial};
-use crate::summary::{EngineStats, Figures, Summary};
-use crate::tournament::{Header, Standings};
+use crate::record::GameRecord;
+use crate::sprt::Sprt;
+use crate::stats::EloEstimate;
+use crate::summary::Summary;
 
-/// Scores of a win or loss in N plies are drawn at this many centi-units.
-const MATE_CP: f64 = 1000.0;
-
-/// Escapes text for HTML (control characters shown escaped; see [`crate::safe_text`]).
-pub fn escape(text: &str) -> String {
-    escape_html(text)
-}
-
-/// Everything read from one or more journal files.
-#[derive(Debug, Default)]
-pub struct Journals {
-    /// The games, in file order, without duplicates (a game of a tournament is counted
-    /// once even when two shards' files both hold it).
-    pub records: Vec<GameRecord>,
-    /// Tournament headers found.
-    pub headers: Vec<Header>,
-}
-
-/// Reads journals of any kind: lines that are a tournament header (`{"tournament":
-/// ...}`) are headers, every other line is a game record.
-///
-/// # Errors
-/// An unreadable file, or a line that is neither (with its file and line number).
-pub fn read_journals(paths: &[&Path]) -> anyhow::Result<Journals> {
-    #[derive(serde::Deserialize)]
-    struct HeaderLine {
-        tournament: Header,
-    }
-    let mut out = Journals::default();
-    let mut seen = std::collections::HashSet::new();
-    for path in paths {
-        let (text, _) = crate::record::complete_lines(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        let mut fingerprint: Option<String> = None;
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            if let Ok(h) = serde_json::from_str::<HeaderLine>(line) {
-                fingerprint = Some(h.tournament.fingerprint.clone());
-                out.headers.push(h.tournament);
-                continue;
-            }
-            let record: GameRecord = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: neither a game record nor a tournament header: {e}",
-                    path.display(),
-                    i + 1
-                )
-            })?;
-            let key = match (&fingerprint, &record.fingerprint) {
-                (Some(f), _) | (None, Some(f)) => Some((f.clone(), record.game)),
-                (None, None) => None,
-            };
-            if key.is_none_or(|k| seen.insert(k)) {
-                out.records.push(record);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The engines of `records` by name (order of first appearance, the lower engine index of
-/// a game first, so that engine 0 of a match's command line comes first whoever moved
-/// first) and the records with
-/// their engine indices rewritten to that order, so that several matches of one journal
-/// are rated together.
-pub fn by_name(records: &[GameRecord]) -> (Vec<String>, Vec<GameRecord>) {
-    let mut names: Vec<String> = Vec::new();
-    let mut index = |name: &str| match names.iter().position(|n| n == name) {
-        Some(i) => i,
-        None => {
-            names.push(name.to_string());
-            names.len() - 1
-        }
-    };
-    let remapped = records
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            // Engine 0 of the command line first, whoever moved first in the game.
-            if r.p2.engine < r.p1.engine {
-                r.p2.engine = index(&r.p2.name);
-                r.p1.engine = index(&r.p1.name);
-            } else {
-                r.p1.engine = index(&r.p1.name);
-                r.p2.engine = index(&r.p2.name);
-            }
-            r
-        })
-        .collect();
-    (names, remapped)
-}
-
-/// The match's summary when the records hold exactly two engines: what `arena match`
-/// prints, from engine 0's view (see [`by_name`]).
-pub fn match_summary(records: &[GameRecord]) -> Option<Summary> {
-    let (names, remapped) = by_name(records);
-    let [a, b] = <[String; 2]>::try_from(names).ok()?;
-    let mut summary = Summary::new([a, b]);
-    remapped.iter().for_each(|r| summary.add(r));
-    Some(summary)
-}
-
-/// Every configuration's figures (what the terminal prints per engine), engine 0 first.
-pub fn figures(records: &[GameRecord]) -> Vec<Figures> {
-    gather(records).iter().map(ConfigStats::figures).collect()
-}
-
-/// The standings of the records, rated exactly as `arena tournament` rates them.
-pub fn standings(records: &[GameRecord]) -> (Vec<String>, Standings) {
-    let (names, remapped) = by_name(records);
-    let s = Standings::of(&names, &remapped);
-    (names, s)
-}
-
-/// Mean and spread per move number (the configuration's 1st, 2nd... searched move).
-#[derive(Clone, Debug, Default)]
-struct Series {
-    /// Sum, sum of squares, count.
-    sums: Vec<(f64, f64, u64)>,
-}
-
-impl Series {
-    fn add(&mut self, index: usize, value: f64) {
-        if self.sums.len() <= index {
-            self.sums.resize(index + 1, (0.0, 0.0, 0));
-        }
-        let s = &mut self.sums[index];
-        s.0 += value;
-        s.1 += value * value;
-        s.2 += 1;
-    }
-
-    /// Mean and standard deviation at each move number.
-    fn points(&self) -> Vec<Option<(f64, f64)>> {
-        self.sums
-            .iter()
-            .map(|&(s, q, n)| {
-                (n > 0).then(|| {
-                    let mean = s / n as f64;
-                    (mean, (q / n as f64 - mean * mean).max(0.0).sqrt())
-                })
-            })
-            .collect()
-    }
-}
-
-/// What the report knows about one engine configuration.
-#[derive(Clone, Debug, Default)]
-pub struct ConfigStats {
-    /// The engine name from the journal.
-    pub name: String,
-    /// Games, wins, draws and losses against any opponent.
-    pub results: Trinomial,
-    /// Results as the first player.
-    pub as_p1: Trinomial,
-    /// Results as the second player.
-    pub as_p2: Trinomial,
-    /// Searched (non-book) moves.
-    pub moves: u64,
-    /// The figures the terminal prints too (see [`crate::summary::Figures`]).
-    pub search: EngineStats,
-    nodes: Series,
-    nps: Series,
-    depth: Series,
-    seldepth: Series,
-    time: Series,
-    clock: Series,
-    score: Series,
-}
-
-impl ConfigStats {
-    /// The configuration's figures, computed as the terminal's summary computes them.
-    pub fn figures(&self) -> Figures {
-        self.search.figures(&self.name)
-    }
-}
-
-/// Gathers every configuration of the records, in order of first appearance.
-pub fn gather(records: &[GameRecord]) -> Vec<ConfigStats> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by_name: BTreeMap<String, ConfigStats> = BTreeMap::new();
-    for record in records {
-        let outcome = record.outcome();
-        // Engine 0 of the command line first, as in [`by_name`].
-        let seats = if record.p2.engine < record.p1.engine {
-            [Seat::P2, Seat::P1]
-        } else {
-            [Seat::P1, Seat::P2]
-        };
-        for seat in seats {
-            let name = record.player(seat).name.clone();
-            let stats = by_name.entry(name.clone()).or_insert_with(|| {
-                order.push(name.clone());
-                ConfigStats {
-                    name,
-                    ..ConfigStats::default()
-                }
-            });
-            if outcome.is_some() {
-                let colour = if seat == Seat::P1 {
-                    &mut stats.as_p1
-                } else {
-                    &mut stats.as_p2
-                };
-                for t in [&mut stats.results, colour] {
-                    match record.winner {
-                        Some(w) if w == seat => t.wins += 1,
-                        Some(_) => t.losses += 1,
-                        None => t.draws += 1,
-                    }
-                }
-            }
-            let searched = record
-                .moves
-                .iter()
-                .filter(|m| m.side == Some(seat) && !m.book);
-            for (i, m) in searched.enumerate() {
-                stats.moves += 1;
-                stats.search.add_move(m);
-                if let Some(n) = m.nodes {
-                    stats.nodes.add(i, n as f64);
-                }
-                if let Some(n) = m.nps {
-                    stats.nps.add(i, n as f64);
-                }
-                if let Some(d) = m.depth {
-                    stats.depth.add(i, f64::from(d));
-                }
-                if let Some(d) = m.seldepth {
-                    stats.seldepth.add(i, f64::from(d));
-                }
-                if let Some(t) = m.time_ms {
-                    stats.time.add(i, t);
-                }
-                if let Some(c) = m.clock_ms {
-                    stats.clock.add(i, c as f64);
-                }
-                if let Some(s) = m.score {
-                    let cp = match s {
-                        ScoreRecord::Cp(v) => f64::from(v).clamp(-MATE_CP, MATE_CP),
-                        ScoreRecord::Win(_) => MATE_CP,
-                        ScoreRecord::Loss(_) => -MATE_CP,
-                    };
-                    stats.score.add(i, cp);
-                }
-            }
-        }
-    }
-    order
-        .into_iter()
-        .filter_map(|n| by_name.remove(&n))
-        .collect()
-}
+use super::*;
 
 /// Distinct line colours (Okabe–Ito palette, readable by colour-blind people).
 const COLOURS: [&str; 8] = [
@@ -295,7 +26,7 @@ const TOP: f64 = 30.0;
 const BOTTOM: f64 = 45.0;
 
 /// "Nice" tick values covering `lo..=hi`: steps of 1, 2 or 5 times a power of ten.
-fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
+pub(super) fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
     let span = (hi - lo).max(1e-9);
     let raw = span / want.max(1) as f64;
     let power = 10f64.powf(raw.log10().floor());
@@ -314,7 +45,7 @@ fn ticks(lo: f64, hi: f64, want: usize) -> Vec<f64> {
 }
 
 /// A tick label: whole numbers as they are, thousands as `k`, millions as `M`.
-fn tick_label(v: f64) -> String {
+pub(super) fn tick_label(v: f64) -> String {
     let a = v.abs();
     if a >= 1e6 {
         format!("{}M", trim(v / 1e6))
@@ -325,7 +56,7 @@ fn tick_label(v: f64) -> String {
     }
 }
 
-fn trim(v: f64) -> String {
+pub(super) fn trim(v: f64) -> String {
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -335,7 +66,7 @@ fn trim(v: f64) -> String {
     }
 }
 
-fn marker(kind: &str, x: f64, y: f64, colour: &str) -> String {
+pub(super) fn marker(kind: &str, x: f64, y: f64, colour: &str) -> String {
     match kind {
         "square" => format!("<rect x=\"{:.1}\" y=\"{:.1}\" width=\"6\" height=\"6\" fill=\"{colour}\"/>", x - 3.0, y - 3.0),
         "triangle" => format!("<polygon points=\"{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/>", x, y - 4.0, x - 4.0, y + 3.0, x + 4.0, y + 3.0),
@@ -345,11 +76,11 @@ fn marker(kind: &str, x: f64, y: f64, colour: &str) -> String {
 }
 
 /// One line of a chart: a name and (mean, spread) per x from 1.
-type Line<'a> = (&'a str, Vec<Option<(f64, f64)>>);
+pub(super) type Line<'a> = (&'a str, Vec<Option<(f64, f64)>>);
 
 /// A line chart: x = move number, one line per configuration with its spread band,
 /// labelled axes with ticks, optionally a log-scaled y axis.
-fn line_chart(
+pub(super) fn line_chart(
     id: &str,
     title: &str,
     y_label: &str,
@@ -512,7 +243,7 @@ fn line_chart(
 }
 
 /// An interval as text; an unbounded side says so instead of `± inf`.
-fn interval_text(e: &EloEstimate) -> String {
+pub(super) fn interval_text(e: &EloEstimate) -> String {
     let fmt = |v: f64| trim_zero(format!("{v:+.1}"));
     match (e.elo.is_finite(), e.lower.is_finite(), e.upper.is_finite()) {
         (true, true, true) => format!("{} ± {:.1}", fmt(e.elo), e.error),
@@ -538,7 +269,7 @@ fn interval_text(e: &EloEstimate) -> String {
     }
 }
 
-fn trim_zero(s: String) -> String {
+pub(super) fn trim_zero(s: String) -> String {
     if s == "-0.0" || s == "+0.0" {
         "0.0".into()
     } else {
@@ -548,7 +279,7 @@ fn trim_zero(s: String) -> String {
 
 /// Horizontal interval bars: (name, estimate, lower, upper); an infinite end is drawn to
 /// the edge with an arrow and the word "unbounded".
-fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> String {
+pub(super) fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> String {
     let finite = |v: f64| v.is_finite().then_some(v.abs());
     let span = bars
         .iter()
@@ -631,7 +362,7 @@ fn interval_chart(id: &str, title: &str, bars: &[(String, f64, f64, f64)]) -> St
 
 /// Time used against the clock left, one point per searched move on a clock (at most
 /// 1500 per configuration, evenly sampled): how each engine spends its time.
-fn time_against_clock(records: &[GameRecord], names: &[String]) -> String {
+pub(super) fn time_against_clock(records: &[GameRecord], names: &[String]) -> String {
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); names.len()];
     for r in records {
         for m in r.moves.iter().filter(|m| !m.book) {
@@ -690,7 +421,7 @@ fn time_against_clock(records: &[GameRecord], names: &[String]) -> String {
 }
 
 /// A bar chart of game lengths (plies), in buckets.
-fn length_chart(records: &[GameRecord]) -> String {
+pub(super) fn length_chart(records: &[GameRecord]) -> String {
     let lengths: Vec<usize> = records.iter().map(|r| r.moves.len()).collect();
     let Some(&max) = lengths.iter().max() else {
         return String::new();
@@ -739,7 +470,12 @@ fn length_chart(records: &[GameRecord]) -> String {
 }
 
 /// The SPRT's LLR after each game of the two engines, with its bounds.
-fn sprt_chart(sprt: &Sprt, names: &[String], records: &[GameRecord], source: &str) -> String {
+pub(super) fn sprt_chart(
+    sprt: &Sprt,
+    names: &[String],
+    records: &[GameRecord],
+    source: &str,
+) -> String {
     let mut summary = Summary::new([names[0].clone(), names[1].clone()]);
     let mut llr = Vec::new();
     for r in records {
@@ -777,248 +513,6 @@ fn sprt_chart(sprt: &Sprt, names: &[String], records: &[GameRecord], source: &st
         "games",
         &lines,
         false,
-    )
-}
-
-/// The report page of `records` (from [`read_journals`]); `sprt` is the test to trace
-/// (`None`: the one in a tournament header, else `[0, 5]` normalized).
-pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> String {
-    let records = &journals.records;
-    let configs = gather(records);
-    let (names, standings) = standings(records);
-    let mut specs: Vec<&str> = records.iter().map(|r| r.spec.as_str()).collect();
-    specs.sort_unstable();
-    specs.dedup();
-    let mut html = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title><style>body{{font-family:sans-serif;margin:2em;max-width:64em}}table{{border-collapse:collapse;margin:0.5em 0}}td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}figure{{margin:1.5em 0}}figcaption{{font-weight:bold}}</style></head><body><h1>{0}</h1><p>{1} games; game specs: {2}.</p>",
-        escape(title),
-        records.len(),
-        escape(&specs.join(", "))
-    );
-    // Ratings: exactly what arena tournament prints.
-    html.push_str("<h2>Standings</h2><p>Ratings fitted jointly (Bradley-Terry, draws as half points, centred on the field's mean, 95% error), as <code>arena tournament</code> prints them: a rating is not an Elo difference (with two engines the two ratings are plus and minus half the match's Elo difference below).</p><table id=\"standings\"><tr><th>rank</th><th>engine</th><th>rating</th><th>±</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>LOS next</th></tr>");
-    for (rank, s) in standings.ranking.iter().enumerate() {
-        let _ = write!(
-            html,
-            "<tr class=\"standing\" data-engine=\"{0}\" data-elo=\"{2:.1}\"><td>{1}</td><td>{0}</td><td>{3}</td><td>{4:.1}</td><td>{5}</td><td>{6}</td><td>{7}</td><td>{8}</td><td>{9}</td><td>{10}</td></tr>",
-            escape(&s.name),
-            rank + 1,
-            s.elo,
-            trim_zero(format!("{:+.1}", s.elo)),
-            s.error,
-            s.games,
-            s.wins,
-            s.draws,
-            s.losses,
-            if s.games > 0 { format!("{:.1}%", 100.0 * s.points / s.games as f64) } else { "–".into() },
-            s.los_next.map_or("–".into(), |l| format!("{:.1}%", l * 100.0))
-        );
-    }
-    html.push_str("</table>");
-    if standings.ratings.prior {
-        html.push_str("<p>Someone won or lost every game: one virtual draw per pairing was added so that the ratings are finite.</p>");
-    }
-    // The cross table in rank order.
-    let order: Vec<usize> = standings
-        .ranking
-        .iter()
-        .filter_map(|s| names.iter().position(|n| *n == s.name))
-        .collect();
-    html.push_str("<h2>Cross table</h2><p>Points of the row's engine against the column's, of the games they played, in rank order.</p><table id=\"cross-table\"><tr><th>engine</th>");
-    for (rank, _) in order.iter().enumerate() {
-        let _ = write!(html, "<th>#{}</th>", rank + 1);
-    }
-    html.push_str("</tr>");
-    for (rank, &i) in order.iter().enumerate() {
-        let _ = write!(html, "<tr><td>#{} {}</td>", rank + 1, escape(&names[i]));
-        for &j in &order {
-            let [w, d, l] = standings.cross[i][j];
-            let games = w + d + l;
-            let text = if i == j {
-                "–".to_string()
-            } else if games == 0 {
-                ".".into()
-            } else {
-                format!("{}/{games}", trim(w as f64 + d as f64 / 2.0))
-            };
-            let _ = write!(html, "<td>{text}</td>");
-        }
-        html.push_str("</tr>");
-    }
-    html.push_str("</table>");
-    let bars: Vec<(String, f64, f64, f64)> = standings
-        .ranking
-        .iter()
-        .map(|s| (s.name.clone(), s.elo, s.elo - s.error, s.elo + s.error))
-        .collect();
-    html.push_str(&interval_chart(
-        "ratings",
-        "Ratings with their 95% intervals (centred on the field)",
-        &bars,
-    ));
-    // Two engines: the match's numbers.
-    if let Some(summary) = match_summary(records) {
-        let (_, remapped) = by_name(records);
-        let _ = write!(
-            html,
-            "<h2>{} against {}</h2><pre id=\"match-summary\">{}</pre>",
-            escape(&names[0]),
-            escape(&names[1]),
-            summary
-                .render()
-                .lines()
-                .map(escape)
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
-        let mut pair_bars = Vec::new();
-        if let Some(e) = summary.trinomial.elo() {
-            let _ = write!(
-                html,
-                "<p>Elo difference ({} minus {}), games: {}",
-                escape(&names[0]),
-                escape(&names[1]),
-                escape(&interval_text(&e))
-            );
-            pair_bars.push(("games".to_string(), e.elo, e.lower, e.upper));
-        }
-        if let Some(e) = summary.pentanomial.elo() {
-            let _ = write!(html, "; pairs: {}</p>", escape(&interval_text(&e)));
-            pair_bars.push(("pairs".to_string(), e.elo, e.lower, e.upper));
-        }
-        html.push_str(&interval_chart(
-            "elo-difference",
-            &format!(
-                "Elo difference {} minus {}, 95% interval",
-                names[0], names[1]
-            ),
-            &pair_bars,
-        ));
-        let (sprt, source) = match (sprt, journals.headers.iter().find_map(|h| h.sprt.clone())) {
-            (Some(s), _) => (s, "as given".to_string()),
-            (None, Some(text)) => match Sprt::parse(std::slice::from_ref(&text)) {
-                Ok(s) => (s, "from the tournament's header".to_string()),
-                Err(_) => (default_sprt(), "the default".to_string()),
-            },
-            (None, None) => (
-                default_sprt(),
-                "the default; arena report --sprt to change".to_string(),
-            ),
-        };
-        html.push_str(&sprt_chart(&sprt, &names, &remapped, &source));
-    }
-    // Per engine: the figures the terminal prints, computed by the same code.
-    html.push_str("<h2>Engines</h2><p>Depth and seldepth are the means of what the engines reported (seldepth: the deepest ply reached); nodes/move the mean of the reported nodes; ms/move the arena's wall time from <code>go</code> to <code>bestmove</code>; nps the reported nodes of all moves over the arena's time for them, as the terminal's summary prints it.</p><table id=\"engines\"><tr><th>engine</th><th>games</th><th>as first player W/D/L</th><th>as second player W/D/L</th><th>moves</th><th>depth</th><th>seldepth</th><th>nodes/move</th><th>ms/move</th><th>nps</th></tr>");
-    for c in &configs {
-        let wdl = |t: &Trinomial| format!("{}/{}/{}", t.wins, t.draws, t.losses);
-        let figures = c.figures();
-        let _ = write!(
-            html,
-            "<tr class=\"config\" data-config=\"{0}\" data-mean-nodes=\"{1}\"><td>{0}</td><td>{2}</td><td>{3}</td><td>{4}</td><td>{5}</td>",
-            escape(&c.name),
-            figures.nodes_per_move.map_or("-".into(), |v| format!("{v:.1}")),
-            c.results.games(),
-            wdl(&c.as_p1),
-            wdl(&c.as_p2),
-            c.moves,
-        );
-        for cell in figures.cells() {
-            let _ = write!(html, "<td>{cell}</td>");
-        }
-        html.push_str("</tr>");
-    }
-    html.push_str("</table>");
-    html.push_str("<h2>Search per move</h2><p>Each line is the mean over the games of a configuration's n-th searched move; the band is one standard deviation either side.</p>");
-    let lines = |pick: fn(&ConfigStats) -> &Series| -> Vec<Line<'_>> {
-        configs
-            .iter()
-            .map(|c| (c.name.as_str(), pick(c).points()))
-            .collect()
-    };
-    let x = "the configuration's n-th searched move";
-    html.push_str(&line_chart(
-        "chart-nodes",
-        "Nodes per move",
-        "nodes",
-        x,
-        &lines(|c| &c.nodes),
-        true,
-    ));
-    html.push_str(&line_chart(
-        "chart-nps",
-        "Nodes per second as each engine reported it for its move",
-        "nps",
-        x,
-        &lines(|c| &c.nps),
-        true,
-    ));
-    html.push_str(&line_chart(
-        "chart-depth",
-        "Depth per move",
-        "depth (plies)",
-        x,
-        &lines(|c| &c.depth),
-        false,
-    ));
-    html.push_str(&line_chart(
-        "chart-seldepth",
-        "Selective depth per move",
-        "seldepth (plies)",
-        x,
-        &lines(|c| &c.seldepth),
-        false,
-    ));
-    html.push_str(&line_chart(
-        "chart-time",
-        "Time used per move",
-        "ms",
-        x,
-        &lines(|c| &c.time),
-        false,
-    ));
-    html.push_str(&line_chart(
-        "chart-clock",
-        "Clock left after the move (engines on a clock)",
-        "ms",
-        x,
-        &lines(|c| &c.clock),
-        false,
-    ));
-    html.push_str(&line_chart(
-        "chart-score",
-        "Score over the game (mover's view; wins and losses at ±10.00)",
-        "centi-units",
-        x,
-        &lines(|c| &c.score),
-        false,
-    ));
-    let config_names: Vec<String> = configs.iter().map(|c| c.name.clone()).collect();
-    html.push_str(&time_against_clock(records, &config_names));
-    html.push_str(&length_chart(records));
-    html.push_str("</body></html>\n");
-    html
-}
-
-/// fastchess's usual test when none is given: `[0, 5]`, normalized, α = β = 0.05.
-fn default_sprt() -> Sprt {
-    Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
-        beta: 0.05,
-        model: Model::Normalized,
-    }
-}
-
-/// The report page of some game records (one journal, as `arena serve` reads it).
-pub fn render(title: &str, records: &[GameRecord]) -> String {
-    render_with(
-        title,
-        &Journals {
-            records: records.to_vec(),
-            headers: Vec::new(),
-        },
-        None,
     )
 }
 

@@ -4,6 +4,8 @@
 //! an outcome, an incremental hash, notation and named heuristics. Search, perft,
 //! the engine session and the arena all work through this one trait.
 
+pub mod prover;
+
 use std::fmt;
 use std::hash::Hash;
 
@@ -344,8 +346,8 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     }
 
     /// This game's own proof solver, for the search to use while it plays (see
-    /// [`crate::prover`]), its tables bounded to `memory` bytes. Default: none.
-    fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
+    /// [`prover`]), its tables bounded to `memory` bytes. Default: none.
+    fn prover(memory: usize) -> Option<Box<dyn prover::Prover<Self>>> {
         let _ = memory;
         None
     }
