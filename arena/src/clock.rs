@@ -181,6 +181,70 @@ fn fmt_seconds(ms: u64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The time per engine move a game of the web page may ask for, in ms.
+pub const MOVETIME_MS: (u64, u64) = (10, 60_000);
+/// The time per engine move of a game that names no time control.
+pub const DEFAULT_MOVETIME_MS: u64 = 500;
+/// The longest base time and increment of a clock, in ms.
+pub const MAX_CLOCK_MS: (u64, u64) = (24 * 3_600_000, 3_600_000);
+
+/// The web page's time controls: the rules of what a page game may ask for.
+impl TimeControl {
+    /// The time control of a new game, or what is wrong with it: `tc` in `arena match`'s
+    /// words (the same parser), else `movetime_ms`.
+    pub fn for_page(tc: Option<&str>, movetime_ms: Option<u64>) -> Result<TimeControl, String> {
+        let text = tc.map(str::trim).filter(|t| !t.is_empty() && *t != "none");
+        let Some(text) = text else {
+            let ms = movetime_ms.unwrap_or(DEFAULT_MOVETIME_MS);
+            if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
+                return Err(format!(
+                    "movetime_ms {ms} is out of range ({}..={})",
+                    MOVETIME_MS.0, MOVETIME_MS.1
+                ));
+            }
+            return Ok(TimeControl {
+                movetime: Some(ms),
+                ..TimeControl::default()
+            });
+        };
+        if let Some(ms) = movetime_ms {
+            return Err(format!(
+                "tc '{text}' and movetime_ms {ms} both given: give one time control"
+            ));
+        }
+        // `60+1` alone is a clock, as `tc=60+1`.
+        let words = if text.contains('=') {
+            text.to_string()
+        } else {
+            format!("tc={text}")
+        };
+        let parsed = TimeControl::parse(&words).map_err(|e| format!("time control: {e}"))?;
+        if let Some((base, inc)) = parsed.clock {
+            if base == 0 {
+                return Err(format!(
+                    "time control '{text}': a clock needs a base time above zero"
+                ));
+            }
+            if base > MAX_CLOCK_MS.0 || inc > MAX_CLOCK_MS.1 {
+                return Err(format!(
+                    "time control '{text}': at most {} h of base time and {} min of increment",
+                    MAX_CLOCK_MS.0 / 3_600_000,
+                    MAX_CLOCK_MS.1 / 60_000
+                ));
+            }
+        }
+        if let Some(ms) = parsed.movetime {
+            if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
+                return Err(format!(
+                    "time control '{text}': st= of {ms} ms is out of range ({}..={} ms)",
+                    MOVETIME_MS.0, MOVETIME_MS.1
+                ));
+            }
+        }
+        Ok(parsed)
+    }
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();

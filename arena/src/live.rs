@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use agon::protocol::Info;
 
-use crate::record::{LiveGame, LiveThinking, MoveRecord, ScoreRecord, Seat};
+use crate::record::{LiveGame, LiveThinking, MoveRecord, Seat};
 
 /// The flag's name in the live folder.
 pub const FLAG: &str = ".watched";
@@ -154,17 +154,12 @@ impl Publisher {
             return;
         }
         self.last_info = Some(Instant::now());
-        self.game.thinking = Some(LiveThinking {
-            seat: Some(seat),
-            elapsed_ms: started.elapsed().as_millis() as u64,
-            depth: info.depth,
-            seldepth: info.seldepth,
-            score: info.score.map(|s| ScoreRecord::from(s).to_string()),
-            nodes: info.nodes,
-            nps: info.nps,
-            pv: info.pv.clone(),
-            lines: self.lines,
-        });
+        self.game.thinking = Some(LiveThinking::from_info(
+            seat,
+            started.elapsed().as_millis() as u64,
+            info,
+            self.lines,
+        ));
         self.write(unix_ms());
     }
 

@@ -694,6 +694,24 @@ pub struct LiveThinking {
     pub lines: u64,
 }
 
+impl LiveThinking {
+    /// The search of `seat` after `lines` info lines, `elapsed_ms` after `go`, with the
+    /// latest `info` values: the one shape the live files and the page's games share.
+    pub fn from_info(seat: Seat, elapsed_ms: u64, info: &agon::protocol::Info, lines: u64) -> Self {
+        LiveThinking {
+            seat: Some(seat),
+            elapsed_ms,
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.map(|s| ScoreRecord::from(s).to_string()),
+            nodes: info.nodes,
+            nps: info.nps,
+            pv: info.pv.clone(),
+            lines,
+        }
+    }
+}
+
 impl LiveGame {
     /// Writes the file atomically (a temporary file renamed over it); errors are the
     /// caller's to ignore: a live view is never worth stopping a game for.

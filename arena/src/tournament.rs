@@ -171,9 +171,12 @@ pub struct Header {
     pub sprt: Option<String>,
 }
 
+/// A tournament journal's first line, `{"tournament": {...}}`: the one shape every
+/// reader and the writer use.
 #[derive(Serialize, Deserialize)]
-struct HeaderLine {
-    tournament: Header,
+pub struct HeaderLine {
+    /// The header.
+    pub tournament: Header,
 }
 
 /// The fingerprint of a description: FNV-1a, 64 bits (Fowler, Noll, Vo), a fixed hash,

@@ -162,6 +162,9 @@ try {
   await page.selectOption('#game-name', { label: 'clobber 5x6' });
   p2 = await options('p2');
   check(!p2.find((o) => o.v === 'clobber-bot').off && p2.find((o) => o.v === 'agon-tei').off, 'clobber: the Clobber bot is offered, the TEI engine is not');
+  // The board comes from /api/board, fetched when the game changes: wait for it (up to 5 s)
+  // rather than count at once, which raced the fetch.
+  await page.waitForSelector('#play-board [data-sq="f5"] [data-piece]', { timeout: 5000 }).catch(() => {});
   check(await page.locator('#play-board [data-sq="f5"] [data-piece]').count() === 1, 'the Clobber start is drawn on choosing the game');
   await page.selectOption('#game-name', { label: 'tak 6x6' });
   const labels = await page.locator('#game-params label').evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect()));

@@ -23,7 +23,7 @@ use crate::summary::{EngineStats, Figures, Summary};
 mod page;
 mod svg;
 
-use crate::tournament::{Header, Standings};
+use crate::tournament::{Header, HeaderLine, Standings};
 pub use page::{render, render_with};
 
 /// Scores of a win or loss in N plies are drawn at this many centi-units.
@@ -50,10 +50,6 @@ pub struct Journals {
 /// # Errors
 /// An unreadable file, or a line that is neither (with its file and line number).
 pub fn read_journals(paths: &[&Path]) -> anyhow::Result<Journals> {
-    #[derive(serde::Deserialize)]
-    struct HeaderLine {
-        tournament: Header,
-    }
     let mut out = Journals::default();
     let mut seen = std::collections::HashSet::new();
     for path in paths {

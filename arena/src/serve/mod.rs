@@ -65,8 +65,6 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub const KEPT_FINAL_STATES: usize = 16;
 /// The header that carries the server's secret token on state-changing requests.
 pub const TOKEN_HEADER: &str = "x-agon-token";
-/// The time per engine move a game may ask for, in ms.
-const MOVETIME_MS: (u64, u64) = (10, 60_000);
 /// A session with no event stream open that nobody asked about for this long is stopped.
 const IDLE_LIMIT: Duration = Duration::from_secs(300);
 /// Live files older than this are from a match that was killed.
@@ -346,68 +344,9 @@ struct NewGame {
     /// (or without `tc=`: `60+1`); `none` or absent: `movetime_ms`.
     #[serde(default)]
     tc: Option<String>,
-    /// Time per engine move without a clock (default [`DEFAULT_MOVETIME_MS`]).
+    /// Time per engine move without a clock (default [`crate::clock::DEFAULT_MOVETIME_MS`]).
     #[serde(default)]
     movetime_ms: Option<u64>,
-}
-
-/// The time per engine move of a game that names no time control.
-const DEFAULT_MOVETIME_MS: u64 = 500;
-/// The longest base time and increment of a clock, in ms.
-const MAX_CLOCK_MS: (u64, u64) = (24 * 3_600_000, 3_600_000);
-
-/// The time control of a new game, or what is wrong with it: `tc` in `arena match`'s
-/// words (the same parser), else `movetime_ms`.
-fn time_control(tc: Option<&str>, movetime_ms: Option<u64>) -> Result<TimeControl, String> {
-    let text = tc.map(str::trim).filter(|t| !t.is_empty() && *t != "none");
-    let Some(text) = text else {
-        let ms = movetime_ms.unwrap_or(DEFAULT_MOVETIME_MS);
-        if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
-            return Err(format!(
-                "movetime_ms {ms} is out of range ({}..={})",
-                MOVETIME_MS.0, MOVETIME_MS.1
-            ));
-        }
-        return Ok(TimeControl {
-            movetime: Some(ms),
-            ..TimeControl::default()
-        });
-    };
-    if let Some(ms) = movetime_ms {
-        return Err(format!(
-            "tc '{text}' and movetime_ms {ms} both given: give one time control"
-        ));
-    }
-    // `60+1` alone is a clock, as `tc=60+1`.
-    let words = if text.contains('=') {
-        text.to_string()
-    } else {
-        format!("tc={text}")
-    };
-    let parsed = TimeControl::parse(&words).map_err(|e| format!("time control: {e}"))?;
-    if let Some((base, inc)) = parsed.clock {
-        if base == 0 {
-            return Err(format!(
-                "time control '{text}': a clock needs a base time above zero"
-            ));
-        }
-        if base > MAX_CLOCK_MS.0 || inc > MAX_CLOCK_MS.1 {
-            return Err(format!(
-                "time control '{text}': at most {} h of base time and {} min of increment",
-                MAX_CLOCK_MS.0 / 3_600_000,
-                MAX_CLOCK_MS.1 / 60_000
-            ));
-        }
-    }
-    if let Some(ms) = parsed.movetime {
-        if !(MOVETIME_MS.0..=MOVETIME_MS.1).contains(&ms) {
-            return Err(format!(
-                "time control '{text}': st= of {ms} ms is out of range ({}..={} ms)",
-                MOVETIME_MS.0, MOVETIME_MS.1
-            ));
-        }
-    }
-    Ok(parsed)
 }
 
 async fn api_new_game(
@@ -431,7 +370,7 @@ async fn api_new_game(
             )
         }
     };
-    let tc = match time_control(request.tc.as_deref(), request.movetime_ms) {
+    let tc = match TimeControl::for_page(request.tc.as_deref(), request.movetime_ms) {
         Ok(tc) => tc,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };

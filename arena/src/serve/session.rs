@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use super::view::{board_view, BoardView};
 use crate::client::ClientError;
 use crate::clock::{Charge, Clock, TimeControl};
-use crate::record::{MoveRecord, ScoreRecord, Seat};
+use crate::record::{LiveThinking, MoveRecord, Seat};
 use crate::referee::{fault, EngineConfig, EngineSlot, RefereeSettings};
 
 /// Who sits in a seat.
@@ -35,29 +35,6 @@ impl Player {
             Player::Engine(e) => e.name.clone(),
         }
     }
-}
-
-/// The live search of the engine to move.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Thinking {
-    /// `p1` or `p2`.
-    pub seat: &'static str,
-    /// Milliseconds since `go`.
-    pub elapsed_ms: u64,
-    /// Latest values of the engine's `info` lines.
-    pub depth: Option<u32>,
-    /// Selective depth.
-    pub seldepth: Option<u32>,
-    /// Score (mover's view).
-    pub score: Option<String>,
-    /// Nodes.
-    pub nodes: Option<u64>,
-    /// Nodes per second.
-    pub nps: Option<u64>,
-    /// Principal variation.
-    pub pv: Vec<String>,
-    /// Number of `info` lines so far.
-    pub lines: u64,
 }
 
 /// The clocks of a game on a clock (`tc=`): each side's time left and whose clock runs
@@ -97,7 +74,7 @@ pub struct SessionState {
     /// Every move with its search data.
     pub moves: Vec<MoveRecord>,
     /// The search in progress, if an engine is thinking.
-    pub thinking: Option<Thinking>,
+    pub thinking: Option<LiveThinking>,
     /// What is happening, in words.
     pub status: String,
     /// Set when the game is over: the result (`1-0`...) and why.
@@ -144,7 +121,7 @@ struct Inner {
     game: Box<dyn AnyGame>,
     played: Vec<String>,
     moves: Vec<MoveRecord>,
-    thinking: Option<Thinking>,
+    thinking: Option<LiveThinking>,
     status: String,
     over: Option<(String, String)>,
     version: u64,
@@ -615,9 +592,9 @@ impl Session {
             let mut inner = self.lock();
             inner.turn_started = started;
             inner.status = format!("{name} is thinking");
-            inner.thinking = Some(Thinking {
-                seat: seat.name(),
-                ..Thinking::default()
+            inner.thinking = Some(LiveThinking {
+                seat: Some(seat),
+                ..LiveThinking::default()
             });
             inner.version += 1;
         }
@@ -625,17 +602,12 @@ impl Session {
         let mut watch = |info: &Info| {
             let mut inner = self.lock();
             let lines = inner.thinking.as_ref().map_or(0, |t| t.lines) + 1;
-            inner.thinking = Some(Thinking {
-                seat: seat.name(),
-                elapsed_ms: started.elapsed().as_millis() as u64,
-                depth: info.depth,
-                seldepth: info.seldepth,
-                score: info.score.map(|s| ScoreRecord::from(s).to_string()),
-                nodes: info.nodes,
-                nps: info.nps,
-                pv: info.pv.clone(),
+            inner.thinking = Some(LiveThinking::from_info(
+                seat,
+                started.elapsed().as_millis() as u64,
+                info,
                 lines,
-            });
+            ));
             drop(inner);
             self.changed();
         };
