@@ -458,14 +458,6 @@ impl Checks {
     }
 }
 
-/// The `go` line with a clock of `ms` for both players in this dialect.
-fn clock_go(dialect: Dialect, ms: u64) -> String {
-    match dialect {
-        Dialect::Ugi => format!("go p1time {ms} p2time {ms} p1inc 0 p2inc 0"),
-        _ => format!("go wtime {ms} btime {ms} winc 0 binc 0"),
-    }
-}
-
 /// Positions to ask for moves: the start and positions along seeded random games, as
 /// move lists: a position every two plies, and when a game ends before `count` positions
 /// (tic-tac-toe's do), a new random game from the start, so that there are `count`.
@@ -686,14 +678,17 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     }
     // The game.
     if config.dialect == Dialect::Tei {
-        let size = config.spec.values[0];
-        s.send(&format!("teinewgame {size}")).await;
+        let new_game = crate::dialect::line(
+            config.dialect,
+            &crate::dialect::new_game(config.dialect, &config.spec),
+        );
+        s.send(&new_game).await;
         ping(
             s,
             checks,
             "game",
             true,
-            &format!("teinewgame {size}"),
+            &new_game,
             d,
             "accept 'teinewgame <size>' and answer the following isready",
         )
@@ -869,7 +864,8 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
     let clock_ms = 3000;
     s.send("position startpos").await;
     let go_at = Instant::now();
-    s.send(&clock_go(config.dialect, clock_ms)).await;
+    s.send(&crate::dialect::clock_go(config.dialect, clock_ms))
+        .await;
     let limit = Duration::from_millis(clock_ms) + config.margin;
     match s.expect(is_bestmove, limit + d).await {
         Ok(_) if go_at.elapsed() > limit => checks.fail(
@@ -892,7 +888,10 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         Err(w) => checks.fail(
             "clock",
             true,
-            w.describe(&clock_go(config.dialect, clock_ms), limit + d),
+            w.describe(
+                &crate::dialect::clock_go(config.dialect, clock_ms),
+                limit + d,
+            ),
             "read the clock fields of go (p1time/p2time or wtime/btime) and answer in time",
         ),
     }

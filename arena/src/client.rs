@@ -13,58 +13,6 @@ use tokio::time::Instant;
 use crate::process::{LineLimits, LineReader, ReadError};
 use agon::protocol::{Command, Dialect, Info, QueryKind, Reply};
 
-/// A command as the dialect writes it. TEI engines (Tiltak, Taktician) know only UCI's
-/// clock names and `position tps`: `go wtime btime winc binc` and `position tps <tps>`.
-/// Every other command, and every command of the other dialects, is written as Agon's
-/// protocol writes it.
-pub fn dialect_line(dialect: Dialect, command: &Command) -> String {
-    if dialect != Dialect::Tei {
-        return command.to_string();
-    }
-    match command {
-        Command::Go(go) => {
-            let mut line = String::from("go");
-            let numbers = [
-                ("wtime", go.p1time),
-                ("btime", go.p2time),
-                ("winc", go.p1inc),
-                ("binc", go.p2inc),
-                ("movestogo", go.movestogo.map(u64::from)),
-                ("movetime", go.movetime),
-                ("depth", go.depth.map(u64::from)),
-                ("nodes", go.nodes),
-            ];
-            for (key, value) in numbers {
-                if let Some(value) = value {
-                    line.push_str(&format!(" {key} {value}"));
-                }
-            }
-            if go.infinite {
-                line.push_str(" infinite");
-            }
-            line
-        }
-        Command::Position {
-            position: agon::protocol::PositionSpec::Fen(tps),
-            moves,
-        } => {
-            let mut line = format!(
-                "position tps {}",
-                tps.split_whitespace().collect::<Vec<_>>().join(" ")
-            );
-            if !moves.is_empty() {
-                line.push_str(" moves");
-                for m in moves {
-                    line.push(' ');
-                    line.push_str(m);
-                }
-            }
-            line
-        }
-        other => other.to_string(),
-    }
-}
-
 /// Longest time a write may take (an engine that stops reading fills the pipe).
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -292,7 +240,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     pub async fn send_all(&mut self, commands: &[Command]) -> Result<(), ClientError> {
         let mut text = String::new();
         for command in commands {
-            let line = dialect_line(self.dialect, command);
+            let line = crate::dialect::line(self.dialect, command);
             self.log(Direction::ToEngine, &line);
             text.push_str(&line);
             text.push('\n');

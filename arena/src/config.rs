@@ -139,12 +139,7 @@ impl EngineSpec {
                 "python" => spec.python = Some(value.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(value)),
                 "proto" => {
-                    spec.dialect = Some(match value {
-                        "ugi" => Dialect::Ugi,
-                        "uci" => Dialect::Uci,
-                        "tei" => Dialect::Tei,
-                        _ => return Err(err(format!("proto '{value}': use ugi, uci or tei"))),
-                    })
+                    spec.dialect = Some(crate::dialect::parse(value).map_err(err)?);
                 }
                 "sandbox" => {
                     spec.sandbox_level = Some(crate::sandbox::Level::parse(value).map_err(err)?);

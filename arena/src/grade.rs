@@ -27,7 +27,7 @@ use agon::protocol::Dialect;
 use crate::check::{run_checks, CheckConfig, Status};
 use crate::clock::TimeControl;
 use crate::process::{LineLimits, SpawnSpec};
-use crate::record::{read_journal, GameRecord};
+use crate::record::GameRecord;
 use crate::referee::{EngineConfig, RefereeSettings};
 use crate::runner::{run_match, MatchConfig};
 use crate::sandbox::Sandbox;
@@ -672,7 +672,9 @@ pub async fn grade_bot(
                     .insert("error".into(), format!("{level_name}: {e}"));
                 break None;
             }
-            let records = read_journal(&journal).unwrap_or_default();
+            let records = crate::journal::read(&journal)
+                .map(|c| c.games)
+                .unwrap_or_default();
             let (_, low, high) = score_interval_z(&bot_scores(&records), z);
             let decided = planned >= batch && (low > 0.5 || high < 0.5);
             let hopeless = planned < batch && records.iter().all(lost_by_own_fault);

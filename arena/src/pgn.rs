@@ -226,11 +226,10 @@ pub fn game_text(record: &GameRecord, final_board: &[String], settings: &PgnSett
 /// result. `None` when the game is not Tak. Tag values and comments are quoted as in
 /// PGN, which PTN follows.
 pub fn ptn_game(record: &GameRecord, settings: &PgnSettings) -> Option<String> {
-    let spec = GameSpec::parse(&record.spec).ok()?;
-    if spec.name != "tak" {
-        return None;
-    }
-    let (size, half_komi, line) = (spec.values[0], spec.values[1], spec.values[2]);
+    let tak = GameSpec::parse(&record.spec)
+        .ok()?
+        .settings_of::<agon::games::tak::Tak>()?;
+    let (size, half_komi) = (tak.size, tak.half_komi);
     let mut out = String::new();
     let mut tag = |key: &str, value: &str| {
         out.push_str(&format!("[{key} \"{}\"]\n", pgn_tag(value)));
@@ -248,7 +247,7 @@ pub fn ptn_game(record: &GameRecord, settings: &PgnSettings) -> Option<String> {
         format!("{:.1}", half_komi as f64 / 2.0)
     };
     tag("Komi", &komi);
-    if line == 1 {
+    if tak.line {
         tag(
             "Variant",
             "line-of-four (Agon: four flats in a row, column or diagonal)",

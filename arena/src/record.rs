@@ -1,13 +1,12 @@
 //! What a finished game leaves behind: the typed [`Termination`], the [`GameRecord`]
-//! written as one JSON line to the append-only [`Journal`] the moment the game ends,
+//! written as one JSON line to the append-only [`crate::journal::Journal`] the moment the game ends,
 //! a human-readable game file, and optionally the protocol transcript.
 //!
 //! Journal schema (version [`JOURNAL_VERSION`]): one JSON object per line, each a
 //! complete [`GameRecord`]; fields are documented on the types below and in the README.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 
 use agon::game::{Outcome, Side};
 use agon::protocol::Score;
@@ -526,108 +525,6 @@ impl GameRecord {
     }
 }
 
-/// The append-only journal: one complete JSON object per line, each written with a
-/// single `write` and flushed to disk (`fsync`) before the call returns.
-#[derive(Debug)]
-pub struct Journal {
-    file: File,
-    path: PathBuf,
-}
-
-impl Journal {
-    /// Opens (creating) `path` for appending. A last line left incomplete by a killed
-    /// earlier run is cut off first, so every line stays a complete record.
-    ///
-    /// # Errors
-    /// The I/O error when the file cannot be opened or repaired.
-    pub fn open(path: &Path) -> io::Result<Journal> {
-        if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)?;
-            }
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)?;
-        let journal = Journal {
-            file,
-            path: path.to_path_buf(),
-        };
-        journal.repair()?;
-        Ok(journal)
-    }
-
-    fn repair(&self) -> io::Result<()> {
-        let bytes = std::fs::read(&self.path)?;
-        if bytes.is_empty() || bytes.last() == Some(&b'\n') {
-            return Ok(());
-        }
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        self.file.set_len(keep as u64)?;
-        self.file.sync_all()
-    }
-
-    /// The journal's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Appends one record and syncs it to disk.
-    ///
-    /// # Errors
-    /// Serialization or I/O errors.
-    pub fn append(&mut self, record: &GameRecord) -> io::Result<()> {
-        let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
-        line.push('\n');
-        self.file.write_all(line.as_bytes())?;
-        self.file.sync_data()
-    }
-}
-
-/// The complete lines of a journal file, and the length in bytes of an incomplete last
-/// line (left by a run killed mid-write) that is not part of them; it is reported on
-/// stderr, and opening the [`Journal`] cuts it off.
-///
-/// # Errors
-/// The I/O error reading the file.
-pub fn complete_lines(path: &Path) -> io::Result<(String, usize)> {
-    let bytes = std::fs::read(path)?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let truncated = bytes.len() - complete;
-    if truncated > 0 {
-        eprintln!(
-            "arena: {}: ignoring an incomplete last line ({truncated} bytes, left by a killed run)",
-            path.display()
-        );
-    }
-    Ok((
-        String::from_utf8_lossy(&bytes[..complete]).into_owned(),
-        truncated,
-    ))
-}
-
-/// Reads every record of a journal.
-///
-/// # Errors
-/// I/O errors, or a line that is not a valid record (with its line number).
-pub fn read_journal(path: &Path) -> io::Result<Vec<GameRecord>> {
-    let text = std::fs::read_to_string(path)?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}:{}: {e}", path.display(), i + 1),
-                )
-            })
-        })
-        .collect()
-}
-
 /// A game in progress, as the referee leaves it in `OUT/live/<run>-w<worker>.json`
 /// (replaced atomically) after every move and, throttled, during a search, for
 /// `arena serve` to show; written only while a server watches the folder (see
@@ -839,6 +736,9 @@ mod tests {
 
     #[test]
     fn journal_round_trip_and_repair() {
+        use crate::journal::Journal;
+        use std::fs::OpenOptions;
+        use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j.jsonl");
         let mut j = Journal::open(&path).unwrap();
@@ -851,7 +751,7 @@ mod tests {
         drop(f);
         let mut j = Journal::open(&path).unwrap();
         j.append(&sample()).unwrap();
-        let records = read_journal(&path).unwrap();
+        let records = crate::journal::read(&path).unwrap().games;
         assert_eq!(records.len(), 3);
         assert_eq!(records[0], sample());
         assert_eq!(records[0].points_of(0), Some(1.0));

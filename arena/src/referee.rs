@@ -210,9 +210,6 @@ impl EngineSlot {
             Ok(id) => id,
             Err(e) => return Err(fault(seat, "startup", e, &process).await),
         };
-        let tei = self.config.dialect == Dialect::Tei;
-        // A TEI engine learns the game from `teinewgame <size>` and the komi from HalfKomi.
-        let has_game_option = !tei && id.options.iter().any(|o| o.eq_ignore_ascii_case("game"));
         for (name, _) in &self.config.options {
             if !id.options.iter().any(|o| o.eq_ignore_ascii_case(name)) {
                 client.warnings.push(format!(
@@ -220,17 +217,10 @@ impl EngineSlot {
                 ));
             }
         }
-        let mut commands = Vec::new();
-        if has_game_option {
-            commands.push(Command::SetOption {
-                name: "Game".into(),
-                value: Some(settings.spec.to_string()),
-            });
-        }
-        if tei {
-            match tei_komi_option(&settings.spec, &id) {
-                Ok(Some(command)) => commands.push(command),
-                Ok(None) => {}
+        // What the game needs at startup: Agon's `Game`, TEI's `HalfKomi`.
+        let mut commands =
+            match crate::dialect::game_options(self.config.dialect, &settings.spec, &id) {
+                Ok(commands) => commands,
                 Err(detail) => {
                     client.note(&detail);
                     return Err(Termination::Crash {
@@ -239,8 +229,7 @@ impl EngineSlot {
                         detail,
                     });
                 }
-            }
-        }
+            };
         for (name, value) in &self.config.options {
             commands.push(Command::SetOption {
                 name: name.clone(),
@@ -291,51 +280,6 @@ pub fn close_live_dir(settings: &RefereeSettings, run: &str) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-}
-
-/// The board size TEI's `teinewgame <size>` needs (Tak only; other dialects send none).
-pub fn tei_size(dialect: Dialect, spec: &GameSpec) -> Option<u32> {
-    (dialect == Dialect::Tei && spec.name == "tak").then(|| spec.values[0] as u32)
-}
-
-/// The `setoption name HalfKomi value K` a TEI engine needs for the match's komi: sent
-/// when the engine advertised `HalfKomi`; an error when the komi is not 0 and the engine
-/// cannot take it (no such option, or not among the values of its combo).
-pub fn tei_komi_option(spec: &GameSpec, id: &EngineId) -> Result<Option<Command>, String> {
-    use agon::protocol::OptionType;
-    let half_komi = if spec.name == "tak" {
-        spec.values[1]
-    } else {
-        0
-    };
-    let Some(decl) = id
-        .declarations
-        .iter()
-        .find(|d| d.name.eq_ignore_ascii_case("halfkomi"))
-    else {
-        return if half_komi == 0 {
-            Ok(None)
-        } else {
-            Err(format!(
-                "the game has halfkomi={half_komi} but the engine advertises no HalfKomi option"
-            ))
-        };
-    };
-    let accepted = match &decl.kind {
-        OptionType::Combo { vars, .. } => vars.iter().any(|v| v.trim() == half_komi.to_string()),
-        OptionType::Spin { min, max, .. } => (*min..=*max).contains(&half_komi),
-        _ => true,
-    };
-    if !accepted {
-        return Err(format!(
-            "the game has halfkomi={half_komi}, which the engine's HalfKomi option does not offer ({})",
-            agon::protocol::Reply::Option(decl.clone())
-        ));
-    }
-    Ok(Some(Command::SetOption {
-        name: decl.name.clone(),
-        value: Some(half_komi.to_string()),
-    }))
 }
 
 /// Turns a client error into the termination it means for `seat`.
@@ -768,6 +712,176 @@ pub async fn play_game(
     }
 }
 
+/// Starts the engine of `seat` (or reuses its process), tells it a new game begins and
+/// waits for its `readyok`: the start of every game, in a match and on the web page.
+///
+/// # Errors
+/// The termination that ends the game when the engine fails to start or answer.
+pub(crate) async fn begin_game(
+    slot: &mut EngineSlot,
+    seat: Seat,
+    settings: &RefereeSettings,
+    transcript: Option<&Transcript>,
+) -> Result<(), Termination> {
+    slot.ensure_started(settings, seat, transcript).await?;
+    let new_game = crate::dialect::new_game(slot.config.dialect, &settings.spec);
+    let r = slot.running();
+    let deadline = Instant::now() + settings.ping_timeout;
+    let step = async {
+        r.client.send(&new_game).await?;
+        r.client.ping(deadline).await
+    };
+    match step.await {
+        Ok(()) => Ok(()),
+        Err(e) => Err(fault(seat, "new game", e, &r.process).await),
+    }
+}
+
+/// What an engine's search gave: its report and when it was asked and answered.
+#[derive(Debug)]
+pub(crate) struct Searched {
+    /// The `bestmove` and the search's last info.
+    pub report: crate::client::SearchReport,
+    /// When the `go` was written.
+    pub go_sent: Instant,
+    /// When the `bestmove` was read.
+    pub received: Instant,
+    /// CPU time the engine (its whole box when sandboxed) used for it, milliseconds.
+    pub cpu_ms: Option<f64>,
+}
+
+impl Searched {
+    /// The wall time of the search, as the clock is charged.
+    pub fn used(&self) -> Duration {
+        self.received.duration_since(self.go_sent)
+    }
+}
+
+/// The first half of an engine's turn, the same in a match and on the web page: lets its
+/// box run, pings it when asked to, sends `commands` (the position and the `go`), calls
+/// `on_sent` with the moment they were written and `on_info` for every info line, and
+/// reads the `bestmove` within `allowance`; then suspends its box again.
+///
+/// # Errors
+/// The termination: a time forfeit (no `bestmove` within the allowance, named by the
+/// clock's `limit`), a crash, a stall or a protocol fault.
+pub(crate) async fn search(
+    slot: &mut EngineSlot,
+    mover: Seat,
+    commands: [Command; 2],
+    (allowance, limit): (Duration, crate::clock::LimitKind),
+    settings: &RefereeSettings,
+    on_sent: &mut (dyn FnMut(Instant) + Send),
+    on_info: &mut (dyn FnMut(Instant, &agon::protocol::Info) + Send),
+) -> Result<Searched, Termination> {
+    let r = slot.running();
+    r.process.resume();
+    let cpu_before = r.process.cpu_ns();
+    if settings.ping_every_move {
+        let deadline = Instant::now() + settings.ping_timeout;
+        if let Err(e) = r.client.ping(deadline).await {
+            return Err(fault(mover, "ping", e, &r.process).await);
+        }
+    }
+    if let Err(e) = r.client.drain_pending().await {
+        return Err(fault(mover, "search", e, &r.process).await);
+    }
+    if let Err(e) = r.client.send_all(&commands).await {
+        return Err(fault(mover, "search", e, &r.process).await);
+    }
+    let go_sent = Instant::now();
+    on_sent(go_sent);
+    let mut watch = |info: &agon::protocol::Info| on_info(go_sent, info);
+    let report = match r
+        .client
+        .read_bestmove_watching(go_sent + allowance, go_sent, &mut watch)
+        .await
+    {
+        Ok(report) => report,
+        Err(ClientError::Timeout { waited_ms, .. }) => {
+            return Err(Termination::TimeForfeit {
+                side: mover,
+                elapsed_ms: waited_ms,
+                allowed_ms: allowance.as_millis() as u64,
+                limit: limit.name().into(),
+            })
+        }
+        Err(e) => return Err(fault(mover, "search", e, &r.process).await),
+    };
+    let received = Instant::now();
+    let cpu_ms = r
+        .process
+        .cpu_ns()
+        .zip(cpu_before)
+        .map(|(after, before)| (after.saturating_sub(before) as f64 / 1e3).round() / 1e3);
+    r.process.suspend();
+    Ok(Searched {
+        report,
+        go_sent,
+        received,
+        cpu_ms,
+    })
+}
+
+/// The second half of an engine's turn: charges the mover's clock for the search and
+/// plays its move on `game`, returning the move as the rules write it and its record
+/// (ply `ply`).
+///
+/// # Errors
+/// The termination: a time forfeit (the search overran the clock), `bestmove none` while
+/// legal moves exist, a malformed or an illegal move. The game is left unchanged.
+pub(crate) fn judge(
+    searched: Searched,
+    mover: Seat,
+    game: &mut dyn AnyGame,
+    clock: &mut Clock,
+    settings: &RefereeSettings,
+    ply: u32,
+) -> Result<(String, MoveRecord), Termination> {
+    let used = searched.used();
+    if let Charge::Forfeit { allowed, limit } =
+        clock.charge(used, settings.margin, settings.hard_cap)
+    {
+        return Err(Termination::TimeForfeit {
+            side: mover,
+            elapsed_ms: used.as_millis() as u64,
+            allowed_ms: allowed.as_millis() as u64,
+            limit: limit.name().into(),
+        });
+    }
+    let report = searched.report;
+    let Some(text) = report.best.clone() else {
+        return Err(Termination::IllegalMove {
+            side: mover,
+            mv: "none".into(),
+            reason: "bestmove none while legal moves exist".into(),
+        });
+    };
+    let canonical = match game.play(&text) {
+        Ok(c) => c,
+        Err(MoveError::Syntax { reason, .. }) => {
+            return Err(Termination::MalformedReply {
+                side: mover,
+                line: shorten(&report.line, 200),
+                reason,
+            })
+        }
+        Err(MoveError::Illegal { reason, .. }) => {
+            return Err(Termination::IllegalMove {
+                side: mover,
+                mv: shorten(&text, 100),
+                reason,
+            })
+        }
+    };
+    let record = MoveRecord {
+        clock_ms: clock.tc.clock.map(|_| clock.left_ms()),
+        cpu_ms: searched.cpu_ms,
+        ..MoveRecord::searched(ply, mover, canonical.clone(), used, report.info)
+    };
+    Ok((canonical, record))
+}
+
 async fn run_game(
     state: &mut GameState,
     seats: &mut [&mut EngineSlot; 2],
@@ -791,22 +905,7 @@ async fn run_game_inner(
         if let Some(r) = slot.running.as_mut() {
             r.client.set_transcript(transcript.cloned(), seat.name());
         }
-        slot.ensure_started(settings, seat, transcript).await?;
-        let dialect = slot.config.dialect;
-        let r = slot.running();
-        let deadline = Instant::now() + settings.ping_timeout;
-        let step = async {
-            r.client
-                .send(&Command::NewGame {
-                    dialect,
-                    size: tei_size(dialect, &settings.spec),
-                })
-                .await?;
-            r.client.ping(deadline).await
-        };
-        if let Err(e) = step.await {
-            return Err(fault(seat, "new game", e, &r.process).await);
-        }
+        begin_game(slot, seat, settings, transcript).await?;
     }
     // A boxed engine not on move is suspended, so that it cannot take CPU time from the
     // one that is (contest judges do the same).
@@ -834,105 +933,39 @@ async fn run_game_inner(
         let go = state.go_command(mover);
         let (allowance, limit) = state.clocks[index].allowance(settings.margin, settings.hard_cap);
         let position = state.position_command();
-        let r = seats[index].running();
-        r.process.resume();
-        let cpu_before = r.process.cpu_ns();
-        if settings.ping_every_move {
-            let deadline = Instant::now() + settings.ping_timeout;
-            if let Err(e) = r.client.ping(deadline).await {
-                return Err(fault(mover, "ping", e, &r.process).await);
-            }
-        }
-        if let Err(e) = r.client.drain_pending().await {
-            return Err(fault(mover, "search", e, &r.process).await);
-        }
-        if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
-            return Err(fault(mover, "search", e, &r.process).await);
-        }
-        let go_sent = Instant::now();
-        let latency = state.last_bestmove.map(|t| go_sent.duration_since(t));
         // The search in progress goes to the live file while a server watches; otherwise
         // each info line costs one clock read.
         let live = &mut state.live;
-        let mut show = |info: &agon::protocol::Info| {
+        let mut show = |sent: Instant, info: &agon::protocol::Info| {
             if let Some(live) = live.as_mut() {
-                live.thinking(mover, go_sent.into_std(), info);
+                live.thinking(mover, sent.into_std(), info);
             }
         };
-        let report = match r
-            .client
-            .read_bestmove_watching(go_sent + allowance, go_sent, &mut show)
-            .await
-        {
-            Ok(report) => report,
-            Err(ClientError::Timeout { waited_ms, .. }) => {
-                return Err(Termination::TimeForfeit {
-                    side: mover,
-                    elapsed_ms: waited_ms,
-                    allowed_ms: allowance.as_millis() as u64,
-                    limit: limit.name().into(),
-                })
-            }
-            Err(e) => return Err(fault(mover, "search", e, &r.process).await),
-        };
-        let received = Instant::now();
-        let cpu = r
-            .process
-            .cpu_ns()
-            .zip(cpu_before)
-            .map(|(after, before)| after.saturating_sub(before) as f64 / 1e6);
-        r.process.suspend();
-        let used = received.duration_since(go_sent);
-        state.last_bestmove = Some(received);
-        if let Charge::Forfeit { allowed, limit } =
-            state.clocks[index].charge(used, settings.margin, settings.hard_cap)
-        {
-            return Err(Termination::TimeForfeit {
-                side: mover,
-                elapsed_ms: used.as_millis() as u64,
-                allowed_ms: allowed.as_millis() as u64,
-                limit: limit.name().into(),
-            });
-        }
-        let Some(text) = report.best.clone() else {
-            return Err(Termination::IllegalMove {
-                side: mover,
-                mv: "none".into(),
-                reason: "bestmove none while legal moves exist".into(),
-            });
-        };
-        let canonical = match state.game.play(&text) {
-            Ok(c) => c,
-            Err(MoveError::Syntax { reason, .. }) => {
-                return Err(Termination::MalformedReply {
-                    side: mover,
-                    line: shorten(&report.line, 200),
-                    reason,
-                })
-            }
-            Err(MoveError::Illegal { reason, .. }) => {
-                return Err(Termination::IllegalMove {
-                    side: mover,
-                    mv: shorten(&text, 100),
-                    reason,
-                })
-            }
-        };
-        state.moves.push(MoveRecord {
-            clock_ms: state.clocks[index]
-                .tc
-                .clock
-                .map(|_| state.clocks[index].left_ms()),
-            latency_ms: latency.map(round_ms),
-            cpu_ms: cpu.map(|ms| (ms * 1e3).round() / 1e3),
-            ..MoveRecord::searched(
-                state.played.len() as u32 + 1,
-                mover,
-                canonical.clone(),
-                used,
-                report.info,
-            )
-        });
+        let searched = search(
+            seats[index],
+            mover,
+            [position, Command::Go(go)],
+            (allowance, limit),
+            settings,
+            &mut |_| {},
+            &mut show,
+        )
+        .await?;
+        let latency = state
+            .last_bestmove
+            .map(|t| searched.go_sent.duration_since(t));
+        state.last_bestmove = Some(searched.received);
+        let ply = state.played.len() as u32 + 1;
+        let (canonical, mut record) = judge(
+            searched,
+            mover,
+            state.game.as_mut(),
+            &mut state.clocks[index],
+            settings,
+            ply,
+        )?;
+        record.latency_ms = latency.map(round_ms);
+        state.moves.push(record);
         state.played.push(canonical);
         state.publish("*");
         if state.game.outcome().is_none() {

@@ -1,20 +1,17 @@
-//! A whole match: workers that play scheduled games concurrently (each keeps its own
-//! pair of engine processes between games), and a collector that writes every finished
-//! game to disk at once (game file, transcript, journal line) and keeps the summary.
+//! A whole match: two engines, the games of a [`Schedule`] played by the run loop
+//! ([`crate::run_loop`]), resumed from the journal; and the files every finished game
+//! leaves (game file, transcript, PGN and PTN).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
+use crate::journal::{self, Journal};
 use crate::pgn::{game_text, pgn_game, ptn_game, RecordFiles};
-use crate::record::{complete_lines, transcript_text, GameRecord, Journal};
-use crate::referee::{
-    close_live_dir, open_live_dir, play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings,
-};
+use crate::record::transcript_text;
+use crate::referee::{EngineConfig, GameOutput, RefereeSettings};
+use crate::run_loop::{self, Pinning, Run, Unfinished};
 use crate::schedule::Schedule;
 use crate::sprt::Sprt;
 use crate::summary::Summary;
@@ -78,177 +75,43 @@ pub async fn run_match(
     config: MatchConfig,
     cancel: watch::Receiver<bool>,
 ) -> anyhow::Result<MatchOutcome> {
-    let games_dir = config.run_dir.join("games");
-    let earlier = earlier_games(&config.journal, &config.fingerprint)?;
-    let mut journal = Journal::open(&config.journal)?;
+    let earlier = journal::finished(&config.journal, &config.fingerprint)?;
+    let journal = Journal::open(&config.journal)?;
     let done: std::collections::HashSet<u64> = earlier.iter().map(|r| r.game).collect();
     let pending: Vec<u64> = (0..config.schedule.games)
         .filter(|g| !done.contains(g))
         .collect();
-    if !earlier.is_empty() && !config.quiet {
-        crate::outln!(
-            "Resuming: {} games of this match already in {}, {} to play{}",
-            earlier.len(),
-            config.journal.display(),
-            pending.len(),
-            if pending.is_empty() {
-                " (nothing left: no new run folder)"
-            } else {
-                ""
-            }
-        );
-    }
-    // A run with nothing left to play leaves no empty folder behind.
-    if !pending.is_empty() {
-        std::fs::create_dir_all(&games_dir)?;
-        if let Some(logs) = &config.referee.log_dir {
-            std::fs::create_dir_all(logs)?;
-        }
-    }
-    open_live_dir(&config.referee);
-    let pending = Arc::new(pending);
-    let config = Arc::new(config);
-    let next = Arc::new(AtomicU64::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
-    let workers = config.concurrency.clamp(1, 256).min(pending.len().max(1));
-    let mut handles = Vec::new();
-    for worker in 0..workers {
-        let config = Arc::clone(&config);
-        let next = Arc::clone(&next);
-        let pending = Arc::clone(&pending);
-        let stop = Arc::clone(&stop);
-        let tx = tx.clone();
-        let mut cancel = cancel.clone();
-        handles.push(tokio::spawn(async move {
-            let pin = |i: usize| match &config.affinity {
-                Some(cores) => crate::referee::pinned(&config.engines[i], &[cores[2 * worker + i]]),
-                None => Arc::clone(&config.engines[i]),
-            };
-            let mut slots = [
-                EngineSlot::new(pin(0), 0, worker),
-                EngineSlot::new(pin(1), 1, worker),
-            ];
-            loop {
-                if *cancel.borrow() || stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Some(&index) = pending.get(next.fetch_add(1, Ordering::SeqCst) as usize) else {
-                    break;
-                };
-                let scheduled = config.schedule.game(index);
-                let output = play_game(
-                    &scheduled,
-                    &mut slots,
-                    &config.referee,
-                    &config.run_id,
-                    config.transcripts,
-                    &mut cancel,
-                )
-                .await;
-                if tx.send(output).await.is_err() {
-                    break;
-                }
-            }
-            for slot in slots.iter_mut() {
-                if *cancel.borrow() {
-                    slot.kill().await;
-                } else {
-                    slot.stop(config.referee.grace).await;
-                }
-            }
-        }));
-    }
-    drop(tx);
-
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
-    let mut summary = Summary::new(names);
-    earlier.iter().for_each(|r| summary.add(r));
-    let bar = if config.progress {
-        let bar = ProgressBar::with_draw_target(
-            Some(config.schedule.games),
-            ProgressDrawTarget::stderr(),
-        );
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise}  {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_position(summary.games);
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let mut sprt_decision = None;
-    while let Some(mut output) = rx.recv().await {
-        output.record.fingerprint = Some(config.fingerprint.clone());
-        if let Err(e) = write_game_files(&mut output, &config.run_dir, &config.records) {
-            bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
-        }
-        journal.append(&output.record)?;
-        summary.add(&output.record);
-        if let (Some(sprt), None) = (config.sprt, sprt_decision) {
-            let llr = sprt.llr_pentanomial(&summary.pentanomial);
-            if let Some(decision) = sprt.decide(llr) {
-                sprt_decision = Some((decision, llr, summary.games));
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
-        bar.inc(1);
-        bar.set_message(summary.short());
-        let done = summary.games;
-        if config.report_every > 0
-            && done.is_multiple_of(config.report_every)
-            && done < config.schedule.games
-        {
-            let text = summary.render();
-            bar.suspend(|| crate::outln!("--- after {done} games ---\n{text}"));
-        }
-    }
-    for h in handles {
-        let _ = h.await;
-    }
-    bar.finish_and_clear();
-    close_live_dir(&config.referee, &config.run_id);
+    let schedule = config.schedule;
+    let outcome = run_loop::run(
+        Run {
+            engines: config.engines.to_vec(),
+            game_of: Box::new(move |index| ((0, 1), schedule.game(index))),
+            pending,
+            earlier,
+            journal,
+            referee: config.referee,
+            concurrency: config.concurrency,
+            affinity: config.affinity.map(|cores| (cores, Pinning::PerEngine)),
+            run_id: config.run_id,
+            run_dir: config.run_dir,
+            transcripts: config.transcripts,
+            records: config.records,
+            progress: config.progress,
+            quiet: config.quiet,
+            report_every: config.report_every,
+            sprt: config.sprt,
+            stamp: Some(config.fingerprint),
+            unfinished: Unfinished::Journal,
+            report: |_, _, duel| duel.map(Summary::render).unwrap_or_default(),
+        },
+        cancel,
+    )
+    .await?;
     Ok(MatchOutcome {
-        interrupted: *cancel.borrow(),
-        summary,
-        sprt_decision,
+        summary: outcome.duel.expect("a match has two engines"),
+        interrupted: outcome.interrupted,
+        sprt_decision: outcome.decision,
     })
-}
-
-/// The finished games of the journal at `path` recorded with `fingerprint` (none if the
-/// file does not exist). An incomplete last line, left by a run killed mid-write, is
-/// reported and ignored (opening the journal cuts it off).
-///
-/// # Errors
-/// An unreadable journal or a complete line that is not a record.
-fn earlier_games(path: &std::path::Path, fingerprint: &str) -> anyhow::Result<Vec<GameRecord>> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let (text, _) = complete_lines(path)?;
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record: GameRecord = serde_json::from_str(line)
-            .map_err(|e| anyhow::anyhow!("{}:{}: not a game record: {e}", path.display(), i + 1))?;
-        if record.fingerprint.as_deref() == Some(fingerprint)
-            && record.outcome().is_some()
-            && !games.iter().any(|g: &GameRecord| g.game == record.game)
-        {
-            games.push(record);
-        }
-    }
-    Ok(games)
 }
 
 /// Writes a finished game's files under `run_dir`: its own file `games/game-NNNNN.txt`

@@ -7,6 +7,8 @@
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use agon::games::{new_game, GameSpec};
 
 /// SplitMix64: a tiny, fixed, documented generator, so a seed means the same schedule
@@ -459,6 +461,46 @@ pub fn random_opening(spec: &GameSpec, plies: u32, seed: u64, pair: u64) -> Open
             return Opening::default();
         }
         want -= 1;
+    }
+}
+
+/// A slice of the schedule: shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, 1..=count.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `K/N` with 1 <= K <= N.
+    ///
+    /// # Errors
+    /// A message saying what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}': use K/N with 1 <= K <= N, e.g. 2/3");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether pair `pair` belongs to this shard.
+    pub fn has_pair(self, pair: u64) -> bool {
+        pair % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 

@@ -9,31 +9,26 @@
 //! pairing of a round starts from the round's opening. Shard `K/N` plays the pairs with
 //! `p % N == K - 1`, so pairs never straddle shards.
 //!
-//! Journal: the first line is a header `{"tournament": {...}}` holding a fingerprint of
-//! everything that decides the games (engines, game, openings, seed, rounds, format) and
-//! the shard; every other line is one finished game ([`GameRecord`], with the
-//! tournament's game index and engine indices).
+//! Journal ([`crate::journal`]): the first line is a header `{"tournament": {...}}`
+//! holding a fingerprint of everything that decides the games (engines, game, openings,
+//! seed, rounds, format) and the shard; every other line is one finished game
+//! ([`GameRecord`], with the tournament's game index and engine indices).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
+use crate::journal::{self, Header};
 use crate::ratings::{fit, PairScore, Ratings};
-use crate::record::{complete_lines, GameRecord, Journal};
-use crate::referee::{play_game, EngineConfig, EngineSlot, GameOutput, RefereeSettings};
-use crate::runner::write_game_files;
-use crate::schedule::{Schedule, ScheduledGame};
+use crate::record::GameRecord;
+use crate::referee::{EngineConfig, RefereeSettings};
+use crate::run_loop::{self, Pinning, Run, Unfinished};
+use crate::schedule::{Schedule, ScheduledGame, Shard};
 use crate::sprt::{Decision, Sprt};
-use crate::summary::Summary;
 
 /// Who meets whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,46 +72,6 @@ impl Format {
     }
 }
 
-/// A slice of the schedule: shard `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which shard, 1..=count.
-    pub index: u64,
-    /// How many shards.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole schedule.
-    pub const ALL: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `K/N` with 1 <= K <= N.
-    ///
-    /// # Errors
-    /// A message saying what is wrong.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard '{text}': use K/N with 1 <= K <= N, e.g. 2/3");
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: u64 = k.trim().parse().map_err(|_| bad())?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether pair `pair` belongs to this shard.
-    pub fn has_pair(self, pair: u64) -> bool {
-        pair % self.count == self.index - 1
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
 /// The tournament's schedule.
 #[derive(Clone, Debug)]
 pub struct TournamentSchedule {
@@ -151,139 +106,6 @@ impl TournamentSchedule {
             },
         )
     }
-}
-
-/// The journal's first line.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Header {
-    /// A hash of everything that decides the games.
-    pub fingerprint: String,
-    /// The shard this journal holds.
-    pub shard: Shard,
-    /// The engines' names, in order.
-    pub engines: Vec<String>,
-    /// Games in the whole tournament.
-    pub games: u64,
-    /// What the fingerprint was computed from, for people.
-    pub description: String,
-    /// The `--sprt` of the run, as given, for `arena report`'s trace.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sprt: Option<String>,
-}
-
-/// A tournament journal's first line, `{"tournament": {...}}`: the one shape every
-/// reader and the writer use.
-#[derive(Serialize, Deserialize)]
-pub struct HeaderLine {
-    /// The header.
-    pub tournament: Header,
-}
-
-/// The fingerprint of a description: FNV-1a, 64 bits (Fowler, Noll, Vo), a fixed hash,
-/// the same in every build.
-pub fn fingerprint(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
-/// The description the fingerprint is taken of.
-pub fn describe(
-    engines: &[Arc<EngineConfig>],
-    schedule: &str,
-    game: &str,
-    openings: &str,
-    shuffle: bool,
-    seed: u64,
-) -> String {
-    let mut d =
-        format!("game={game}; {schedule}; openings={openings}; shuffle={shuffle}; seed={seed}");
-    for e in engines {
-        let _ = write!(
-            d,
-            "; engine {:?} cmd={:?} args={:?} dir={:?} env={:?} dialect={:?} options={:?} tc={}",
-            e.name,
-            e.spawn.program,
-            e.spawn.args,
-            e.spawn.dir,
-            e.spawn.env,
-            e.dialect,
-            e.options,
-            e.tc
-        );
-    }
-    d
-}
-
-/// What differs between two descriptions (`key=value` items separated by `; `), in
-/// words: `rounds=2 in the journal, rounds=3 now`.
-fn differences(journal: &str, now: &str) -> String {
-    let before: Vec<&str> = journal.split("; ").collect();
-    let after: Vec<&str> = now.split("; ").collect();
-    let mut out = Vec::new();
-    for (i, item) in after.iter().enumerate() {
-        if before.get(i) != Some(item) {
-            let old = before.get(i).copied().unwrap_or("(nothing)");
-            out.push(format!("{old} in the journal, {item} now"));
-        }
-    }
-    if after.len() < before.len() {
-        out.push(format!(
-            "{} more setting(s) in the journal",
-            before.len() - after.len()
-        ));
-    }
-    if out.is_empty() {
-        "its settings differ".into()
-    } else {
-        out.join("; ")
-    }
-}
-
-/// A journal as read back.
-#[derive(Debug)]
-pub struct JournalContents {
-    /// The header, `None` for an empty (or new) file.
-    pub header: Option<Header>,
-    /// The finished games.
-    pub games: Vec<GameRecord>,
-    /// Bytes of an incomplete last line (a run killed mid-write), ignored.
-    pub truncated: usize,
-}
-
-/// Reads a tournament journal. An incomplete last line is reported in `truncated` and
-/// ignored; an incomplete header line leaves an empty journal.
-///
-/// # Errors
-/// I/O errors; a complete line that is not a header or a game record (with its number).
-pub fn read_journal(path: &Path) -> anyhow::Result<JournalContents> {
-    let (text, truncated) =
-        complete_lines(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut header = None;
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = || format!("{}:{}", path.display(), i + 1);
-        if header.is_none() {
-            let h: HeaderLine = serde_json::from_str(line)
-                .with_context(|| format!("{}: not a tournament journal (no header line)", at()))?;
-            header = Some(h.tournament);
-            continue;
-        }
-        let record: GameRecord =
-            serde_json::from_str(line).with_context(|| format!("{}: not a game record", at()))?;
-        games.push(record);
-    }
-    Ok(JournalContents {
-        header,
-        games,
-        truncated,
-    })
 }
 
 /// A tournament to run.
@@ -337,55 +159,6 @@ pub struct TournamentOutcome {
     pub decision: Option<(Decision, f64, u64)>,
 }
 
-/// Opens the journal for `config`: checks a resumed journal belongs to the same
-/// tournament and shard, writes the header of a new one, and returns the games already
-/// played.
-///
-/// # Errors
-/// A journal of another tournament or shard, or I/O errors.
-fn open_journal(config: &TournamentConfig) -> anyhow::Result<(Journal, Vec<GameRecord>)> {
-    let path = &config.journal;
-    let mut done = Vec::new();
-    let mut fresh = true;
-    if path.exists() {
-        let contents = read_journal(path)?;
-        if let Some(h) = contents.header {
-            if h.fingerprint != config.header.fingerprint {
-                bail!(
-                    "{} holds another tournament: {}. Run the same command as before to resume it, or give another --out (or --journal) for this one",
-                    path.display(),
-                    differences(&h.description, &config.header.description)
-                );
-            }
-            if h.shard != config.shard {
-                bail!(
-                    "{} holds shard {} of this tournament, not {}",
-                    path.display(),
-                    h.shard,
-                    config.shard
-                );
-            }
-            fresh = false;
-            done = contents.games;
-        }
-    }
-    if fresh {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let mut line = serde_json::to_string(&HeaderLine {
-            tournament: config.header.clone(),
-        })?;
-        line.push('\n');
-        let mut file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        file.write_all(line.as_bytes())?;
-        file.sync_all()?;
-    }
-    let journal = Journal::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    Ok((journal, done))
-}
-
 /// Runs the tournament (this shard of it) until done, decided or cancelled, resuming
 /// from the journal.
 ///
@@ -396,176 +169,42 @@ pub async fn run_tournament(
     cancel: watch::Receiver<bool>,
 ) -> anyhow::Result<TournamentOutcome> {
     // The journal first: a run it refuses leaves no folder behind.
-    let (mut journal, mut games) = open_journal(&config)?;
-    let resumed = games.len();
-    let played: std::collections::HashSet<u64> = games.iter().map(|g| g.game).collect();
+    let (journal, earlier) = journal::open_tournament(&config.journal, &config.header)?;
+    let played: std::collections::HashSet<u64> = earlier.iter().map(|g| g.game).collect();
     let pending: Vec<u64> = (0..config.schedule.games())
         .filter(|&g| config.shard.has_pair(g / 2) && !played.contains(&g))
         .collect();
-    let total = resumed as u64 + pending.len() as u64;
-    if resumed > 0 {
-        crate::outln!(
-            "Resuming: {resumed} games already in {}, {} to play{}",
-            config.journal.display(),
-            pending.len(),
-            if pending.is_empty() {
-                " (nothing left: no new run folder)"
-            } else {
-                ""
-            }
-        );
-    }
-    // A run with nothing left to play leaves no empty folder behind.
-    if !pending.is_empty() {
-        std::fs::create_dir_all(config.run_dir.join("games"))?;
-        if let Some(logs) = &config.referee.log_dir {
-            std::fs::create_dir_all(logs)?;
-        }
-    }
-    crate::referee::open_live_dir(&config.referee);
-    let config = Arc::new(config);
-    let pending = Arc::new(pending);
-    let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) = mpsc::channel::<GameOutput>(64);
-    let workers = config.concurrency.clamp(1, 256).min(pending.len().max(1));
-    let mut handles = Vec::new();
-    for worker in 0..workers {
-        let (config, pending, next, stop) = (
-            Arc::clone(&config),
-            Arc::clone(&pending),
-            Arc::clone(&next),
-            Arc::clone(&stop),
-        );
-        let tx = tx.clone();
-        let mut cancel = cancel.clone();
-        handles.push(tokio::spawn(async move {
-            let mut slots: Vec<Option<EngineSlot>> = config
-                .engines
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let config = match &config.affinity {
-                        Some(cores) => {
-                            crate::referee::pinned(e, &cores[2 * worker..2 * worker + 2])
-                        }
-                        None => Arc::clone(e),
-                    };
-                    Some(EngineSlot::new(config, i, worker))
-                })
-                .collect();
-            loop {
-                if *cancel.borrow() || stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Some(&index) = pending.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let ((a, b), scheduled) = config.schedule.game(index);
-                let (Some(first), Some(second)) = (slots[a].take(), slots[b].take()) else {
-                    break;
-                };
-                let mut pair = [first, second];
-                let mut output = play_game(
-                    &scheduled,
-                    &mut pair,
-                    &config.referee,
-                    &config.run_id,
-                    config.transcripts,
-                    &mut cancel,
-                )
-                .await;
-                let [first, second] = pair;
-                slots[a] = Some(first);
-                slots[b] = Some(second);
-                // The referee numbers the two players 0 and 1; the journal keeps the
-                // tournament's engine indices.
-                for player in [&mut output.record.p1, &mut output.record.p2] {
-                    player.engine = if player.engine == 0 { a } else { b };
-                }
-                if tx.send(output).await.is_err() {
-                    break;
-                }
-            }
-            for slot in slots.iter_mut().flatten() {
-                if *cancel.borrow() {
-                    slot.kill().await;
-                } else {
-                    slot.stop(config.referee.grace).await;
-                }
-            }
-        }));
-    }
-    drop(tx);
-
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let mut duel = (names.len() == 2).then(|| Summary::new([names[0].clone(), names[1].clone()]));
-    if let Some(d) = duel.as_mut() {
-        games.iter().for_each(|g| d.add(g));
-    }
-    let mut decision = None;
-    let check_sprt = |duel: &Option<Summary>| -> Option<(Decision, f64, u64)> {
-        let (sprt, d) = (config.sprt?, duel.as_ref()?);
-        let llr = sprt.llr_pentanomial(&d.pentanomial);
-        sprt.decide(llr).map(|x| (x, llr, d.games))
-    };
-    if let Some(found) = check_sprt(&duel) {
-        decision = Some(found);
-        stop.store(true, Ordering::SeqCst);
-    }
-    let bar = if config.progress {
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise}  {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_position(resumed as u64);
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    while let Some(mut output) = rx.recv().await {
-        if output.record.outcome().is_none() {
-            // Interrupted: not finished, so not journaled; a resumed run plays it again.
-            continue;
-        }
-        if let Err(e) = write_game_files(&mut output, &config.run_dir, &config.records) {
-            bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
-        }
-        journal.append(&output.record)?;
-        if let Some(d) = duel.as_mut() {
-            d.add(&output.record);
-            if let (Some(sprt), None) = (config.sprt, decision) {
-                let llr = sprt.llr_pentanomial(&d.pentanomial);
-                bar.set_message(format!("LLR {llr:+.2} {:?}", sprt.bounds()));
-                if let Some(found) = check_sprt(&duel) {
-                    decision = Some(found);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-        }
-        games.push(output.record);
-        bar.inc(1);
-        let done = games.len() as u64;
-        if config.report_every > 0 && done.is_multiple_of(config.report_every) && done < total {
-            let text = Standings::of(&names, &games).render();
-            bar.suspend(|| crate::outln!("--- after {done} of {total} games ---\n{text}"));
-        }
-    }
-    for h in handles {
-        let _ = h.await;
-    }
-    bar.finish_and_clear();
-    crate::referee::close_live_dir(&config.referee, &config.run_id);
+    let schedule = config.schedule;
+    let outcome = run_loop::run(
+        Run {
+            engines: config.engines,
+            game_of: Box::new(move |index| schedule.game(index)),
+            pending,
+            earlier,
+            journal,
+            referee: config.referee,
+            concurrency: config.concurrency,
+            affinity: config.affinity.map(|cores| (cores, Pinning::Shared)),
+            run_id: config.run_id,
+            run_dir: config.run_dir,
+            transcripts: config.transcripts,
+            records: config.records,
+            progress: config.progress,
+            quiet: false,
+            report_every: config.report_every,
+            sprt: config.sprt,
+            stamp: None,
+            unfinished: Unfinished::Drop,
+            report: |names, games, _| Standings::of(names, games).render(),
+        },
+        cancel,
+    )
+    .await?;
     Ok(TournamentOutcome {
-        games,
-        resumed,
-        interrupted: *cancel.borrow(),
-        decision,
+        games: outcome.games,
+        resumed: outcome.resumed,
+        interrupted: outcome.interrupted,
+        decision: outcome.decision,
     })
 }
 
@@ -773,64 +412,6 @@ fn points_of_p1(g: &GameRecord) -> Option<f64> {
         "1/2-1/2" => Some(0.5),
         _ => None,
     }
-}
-
-/// What `arena merge` reads: the shards' journals of one tournament.
-///
-/// # Errors
-/// Journals of different tournaments, the same shard or game twice, unreadable files.
-pub fn merge(
-    paths: &[PathBuf],
-) -> anyhow::Result<(Header, Vec<GameRecord>, BTreeMap<String, usize>)> {
-    let mut header: Option<Header> = None;
-    let mut games: BTreeMap<u64, GameRecord> = BTreeMap::new();
-    let mut seen_shards: BTreeMap<String, usize> = BTreeMap::new();
-    for path in paths {
-        let contents = read_journal(path)?;
-        let Some(h) = contents.header else {
-            bail!("{}: empty journal", path.display());
-        };
-        if let Some(first) = &header {
-            if first.fingerprint != h.fingerprint {
-                bail!(
-                    "{} is from another tournament (fingerprint {} vs {})",
-                    path.display(),
-                    h.fingerprint,
-                    first.fingerprint
-                );
-            }
-        }
-        if let Some(first) = &header {
-            if first.shard.count != h.shard.count {
-                bail!(
-                    "{} holds shard {} but another journal holds shard {}: merge the shards of one split (same N)",
-                    path.display(),
-                    h.shard,
-                    first.shard
-                );
-            }
-        }
-        let shard = h.shard.to_string();
-        if seen_shards.contains_key(&shard) {
-            bail!("{}: shard {shard} given twice", path.display());
-        }
-        seen_shards.insert(shard, contents.games.len());
-        for g in contents.games {
-            if games.contains_key(&g.game) {
-                bail!(
-                    "{}: game {} is also in another journal",
-                    path.display(),
-                    g.game
-                );
-            }
-            games.insert(g.game, g);
-        }
-        header.get_or_insert(h);
-    }
-    let Some(header) = header else {
-        bail!("arena merge needs at least one journal");
-    };
-    Ok((header, games.into_values().collect(), seen_shards))
 }
 
 /// The words of one engine object of a `--config` file, as `--engine` would take them.

@@ -248,6 +248,12 @@ impl GameSpec {
         G::settings(&self.values).expect("validated when parsed")
     }
 
+    /// The settings of game `G` when this spec names it: typed access to a game's
+    /// parameters for code that must treat one game apart (a dialect, a record format).
+    pub fn settings_of<G: Game>(&self) -> Option<G::Settings> {
+        (self.name == G::NAME).then(|| self.settings::<G>())
+    }
+
     /// The spec of a game's settings.
     pub fn of<G: Game>(settings: &G::Settings) -> GameSpec {
         GameSpec {

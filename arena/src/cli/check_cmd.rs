@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 use agon::games::GameSpec;
 
@@ -13,15 +13,8 @@ use super::args::CheckArgs;
 pub(crate) async fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let game = args.game.as_deref().unwrap_or("tictactoe");
     let spec = GameSpec::parse(game).with_context(|| format!("--game '{game}'"))?;
-    let dialect = match args.proto.as_str() {
-        "ugi" => agon::protocol::Dialect::Ugi,
-        "uci" => agon::protocol::Dialect::Uci,
-        "tei" => agon::protocol::Dialect::Tei,
-        other => bail!("--proto '{other}': use ugi, uci or tei"),
-    };
-    if dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
-        bail!("--proto tei plays Tak only; the game is '{spec}'");
-    }
+    let dialect = arena::dialect::parse(&args.proto).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    arena::dialect::plays(dialect, &spec).map_err(|e| anyhow::anyhow!("--proto {dialect} {e}"))?;
     let mut engine =
         arena::check::spawn_spec(&args.command, &args.python).map_err(anyhow::Error::msg)?;
     if let Some(level) = arena::sandbox::Level::parse(&args.sandbox).map_err(anyhow::Error::msg)? {

@@ -297,10 +297,12 @@ pub(crate) fn referee_settings(
 /// TEI engines play Tak only: refuse another game before any process starts.
 pub(crate) fn check_dialects(engines: &[EngineConfig], spec: &GameSpec) -> anyhow::Result<()> {
     for e in engines {
-        if e.dialect == agon::protocol::Dialect::Tei && spec.name != "tak" {
+        if let Err(why) = arena::dialect::plays(e.dialect, spec) {
             bail!(
-                "engine '{}' speaks TEI (proto=tei), which plays Tak only; the game is '{spec}'",
-                e.name
+                "engine '{}' speaks {} (proto={}), which {why}",
+                e.name,
+                e.dialect.name().to_uppercase(),
+                e.dialect
             );
         }
     }

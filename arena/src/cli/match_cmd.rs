@@ -8,10 +8,10 @@ use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
 use arena::config::EngineSpec;
+use arena::journal::{describe, fingerprint};
 use arena::referee::EngineConfig;
 use arena::runner::{run_match, MatchConfig};
 use arena::schedule::Schedule;
-use arena::tournament::describe;
 
 use super::args::MatchArgs;
 use super::common::*;
@@ -59,7 +59,7 @@ pub(crate) async fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let referee = referee_settings(&args, &spec, &run_dir)?;
     let sprt = sprt_of(&args)?;
     let engines: Vec<Arc<EngineConfig>> = engines.into_iter().map(Arc::new).collect();
-    let fingerprint = arena::tournament::fingerprint(&describe(
+    let fingerprint = fingerprint(&describe(
         &engines,
         &format!("match; games={games}{}", adjudication_text(&args)),
         &spec.to_string(),

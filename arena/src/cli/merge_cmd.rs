@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use arena::tournament::{merge as merge_journals, write_standings, Standings};
+use arena::journal::merge as merge_journals;
+use arena::tournament::{write_standings, Standings};
 
 use super::args::MergeArgs;
 

@@ -37,7 +37,7 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         files.extend(journals_in(path)?);
     }
     let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-    let journals = arena::report::read_journals(&paths)?;
+    let journals = arena::journal::read_many(&paths)?;
     let sprt = if args.sprt.is_empty() {
         None
     } else {

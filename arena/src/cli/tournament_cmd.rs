@@ -7,12 +7,12 @@ use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
 use arena::config::EngineSpec;
+use arena::journal::{describe, fingerprint, Header};
 use arena::referee::EngineConfig;
-use arena::schedule::Schedule;
+use arena::schedule::{Schedule, Shard};
 use arena::summary::Summary;
 use arena::tournament::{
-    describe, run_tournament, write_standings, Format, Header, Shard, Standings, TournamentConfig,
-    TournamentSchedule,
+    run_tournament, write_standings, Format, Standings, TournamentConfig, TournamentSchedule,
 };
 
 use super::args::TournamentArgs;
@@ -113,7 +113,7 @@ pub(crate) async fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode>
     let run_id = run_id(seed);
     let run_dir = common.out.join(&run_id);
     let header = Header {
-        fingerprint: arena::tournament::fingerprint(&description),
+        fingerprint: fingerprint(&description),
         shard,
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         games: schedule.games(),

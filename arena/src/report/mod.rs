@@ -12,7 +12,6 @@
 //! games with its bounds.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use crate::record::{GameRecord, ScoreRecord, Seat};
 use crate::safe_text::html as escape_html;
@@ -23,7 +22,7 @@ use crate::summary::{EngineStats, Figures, Summary};
 mod page;
 mod svg;
 
-use crate::tournament::{Header, HeaderLine, Standings};
+use crate::tournament::Standings;
 pub use page::{render, render_with};
 
 /// Scores of a win or loss in N plies are drawn at this many centi-units.
@@ -32,56 +31,6 @@ const MATE_CP: f64 = 1000.0;
 /// Escapes text for HTML (control characters shown escaped; see [`crate::safe_text`]).
 pub fn escape(text: &str) -> String {
     escape_html(text)
-}
-
-/// Everything read from one or more journal files.
-#[derive(Debug, Default)]
-pub struct Journals {
-    /// The games, in file order, without duplicates (a game of a tournament is counted
-    /// once even when two shards' files both hold it).
-    pub records: Vec<GameRecord>,
-    /// Tournament headers found.
-    pub headers: Vec<Header>,
-}
-
-/// Reads journals of any kind: lines that are a tournament header (`{"tournament":
-/// ...}`) are headers, every other line is a game record.
-///
-/// # Errors
-/// An unreadable file, or a line that is neither (with its file and line number).
-pub fn read_journals(paths: &[&Path]) -> anyhow::Result<Journals> {
-    let mut out = Journals::default();
-    let mut seen = std::collections::HashSet::new();
-    for path in paths {
-        let (text, _) = crate::record::complete_lines(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        let mut fingerprint: Option<String> = None;
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            if let Ok(h) = serde_json::from_str::<HeaderLine>(line) {
-                fingerprint = Some(h.tournament.fingerprint.clone());
-                out.headers.push(h.tournament);
-                continue;
-            }
-            let record: GameRecord = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: neither a game record nor a tournament header: {e}",
-                    path.display(),
-                    i + 1
-                )
-            })?;
-            let key = match (&fingerprint, &record.fingerprint) {
-                (Some(f), _) | (None, Some(f)) => Some((f.clone(), record.game)),
-                (None, None) => None,
-            };
-            if key.is_none_or(|k| seen.insert(k)) {
-                out.records.push(record);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The engines of `records` by name (order of first appearance, the lower engine index of

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::journal::Journals;
 use crate::record::GameRecord;
 use crate::sprt::Sprt;
 use crate::stats::Trinomial;
@@ -10,7 +11,7 @@ use crate::stats::Trinomial;
 use super::svg::*;
 use super::*;
 
-/// The report page of `records` (from [`read_journals`]); `sprt` is the test to trace
+/// The report page of `records` (from [`crate::journal::read_many`]); `sprt` is the test to trace
 /// (`None`: the one in a tournament header, else `[0, 5]` normalized).
 pub fn render_with(title: &str, journals: &Journals, sprt: Option<Sprt>) -> String {
     let records = &journals.records;

@@ -27,7 +27,7 @@ use agon::games::halma::{camp_squares, Halma};
 use agon::games::mnk::Mnk;
 use agon::games::tak::{square_name as tak_square, EndKind, Tak, CAP, FLAT, WALL};
 use agon::games::{erase, GameSpec};
-use agon::protocol::{Dialect, OptionType};
+use agon::protocol::OptionType;
 
 use super::view::{board_view, BoardView};
 use super::{configured_records, error, find_session, Found, Shared};
@@ -859,11 +859,11 @@ fn cache() -> &'static tokio::sync::Mutex<HashMap<String, EngineGames>> {
 /// Starts the engine, reads its handshake, asks `games`, and stops it.
 async fn probe(config: Arc<EngineConfig>, referee: RefereeSettings) -> EngineGames {
     let name = config.name.clone();
-    if config.dialect == Dialect::Tei {
+    if let Some(games) = crate::dialect::games(config.dialect) {
         return EngineGames {
             name,
-            games: Some(vec!["tak".into()]),
-            source: "speaks TEI, which plays Tak only".into(),
+            games: Some(games.iter().map(|g| g.to_string()).collect()),
+            source: format!("speaks {}, which plays only these", config.dialect),
         };
     }
     let mut slot = EngineSlot::new(config, 0, 0);

@@ -17,8 +17,7 @@ use agon::games::GameSpec;
 
 use super::view::{self, board_view, replay};
 use super::{
-    figures, files_in, read_records, sse, standings, stream_permit, ServeConfig, Shared, LIVE_POLL,
-    LIVE_STALE,
+    figures, files_in, sse, standings, stream_permit, ServeConfig, Shared, LIVE_POLL, LIVE_STALE,
 };
 use crate::record::LiveGame;
 
@@ -72,7 +71,7 @@ fn live_folders(config: &ServeConfig) -> serde_json::Value {
     for dir in &config.watch {
         let mut records = Vec::new();
         for j in files_in(dir, "jsonl") {
-            if let Ok((r, _)) = read_records(&j) {
+            if let Ok((r, _)) = crate::journal::read_lenient(&j) {
                 records.extend(r);
             }
         }

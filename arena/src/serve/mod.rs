@@ -47,6 +47,7 @@ use tokio::sync::mpsc;
 use agon::games::GameSpec;
 
 use crate::clock::TimeControl;
+use crate::journal::read_lenient;
 use crate::record::GameRecord;
 use crate::referee::{EngineConfig, RefereeSettings};
 use session::{MoveRefusal, Player, Session};
@@ -689,21 +690,6 @@ fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
     found
 }
 
-/// The records of a journal that may be being written: complete lines that parse; the
-/// number of lines that did not.
-fn read_records(path: &Path) -> std::io::Result<(Vec<GameRecord>, usize)> {
-    let text = std::fs::read_to_string(path)?;
-    let mut records = Vec::new();
-    let mut bad = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match serde_json::from_str(line) {
-            Ok(r) => records.push(r),
-            Err(_) => bad += 1,
-        }
-    }
-    Ok((records, bad))
-}
-
 #[derive(Debug, Deserialize)]
 struct JournalQuery {
     path: String,
@@ -716,7 +702,7 @@ struct JournalQuery {
 /// configured: 403/404 from [`allowed_journal`]; unreadable: 404 naming the error).
 fn configured_records(config: &ServeConfig, path: &str) -> Result<Vec<GameRecord>, Box<Response>> {
     let path = allowed_journal(config, path).map_err(|e| Box::new(e.into_response()))?;
-    read_records(&path).map(|(r, _)| r).map_err(|e| {
+    read_lenient(&path).map(|(r, _)| r).map_err(|e| {
         Box::new(error(
             StatusCode::NOT_FOUND,
             format!("cannot read {}: {e}", path.display()),
@@ -740,7 +726,7 @@ async fn api_journals(State(state): State<Shared>) -> Json<serde_json::Value> {
     let list: Vec<serde_json::Value> = journal_paths(&state.config)
         .iter()
         .map(|p| {
-            let (games, bad) = read_records(p).map_or((0, 0), |(r, b)| (r.len(), b));
+            let (games, bad) = read_lenient(p).map_or((0, 0), |(r, b)| (r.len(), b));
             json!({ "path": p.display().to_string(), "games": games, "unreadable_lines": bad })
         })
         .collect();
@@ -784,7 +770,7 @@ async fn api_journal(State(state): State<Shared>, Query(q): Query<JournalQuery>)
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
-    let (records, bad) = match read_records(&path) {
+    let (records, bad) = match read_lenient(&path) {
         Ok(x) => x,
         Err(e) => {
             return error(
@@ -861,7 +847,7 @@ async fn api_report(State(state): State<Shared>, Query(q): Query<JournalQuery>) 
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
-    match read_records(&path) {
+    match read_lenient(&path) {
         Ok((records, _)) => Html(crate::report::render(
             &format!("Arena report: {}", path.display()),
             &records,

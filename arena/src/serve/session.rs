@@ -8,16 +8,16 @@ use std::time::Duration;
 
 use agon::games::AnyGame;
 use agon::games::GameSpec;
-use agon::protocol::{Command, Go, Info, PositionSpec};
+use agon::protocol::{Command, Info, PositionSpec};
 use serde::Serialize;
 use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
 use super::view::{board_view, BoardView};
-use crate::client::ClientError;
-use crate::clock::{Charge, Clock, TimeControl};
+use crate::clock::{Clock, TimeControl};
+use crate::record::Termination;
 use crate::record::{LiveThinking, MoveRecord, Seat};
-use crate::referee::{fault, EngineConfig, EngineSlot, RefereeSettings};
+use crate::referee::{begin_game, judge, search, EngineConfig, EngineSlot, RefereeSettings};
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
@@ -499,24 +499,9 @@ impl Session {
                 inner.version += 1;
             }
             self.changed();
-            if let Err(t) = slot.ensure_started(settings, seat, None).await {
-                self.end(forfeit(seat), t.describe());
-                return;
-            }
-            let r = slot.running();
-            let dialect = r.client.dialect();
-            let step = async {
-                r.client
-                    .send(&Command::NewGame {
-                        dialect,
-                        size: crate::referee::tei_size(dialect, &settings.spec),
-                    })
-                    .await?;
-                r.client.ping(Instant::now() + settings.ping_timeout).await
-            };
-            if let Err(e) = step.await {
-                let t = fault(seat, "new game", e, &r.process).await;
-                self.end(forfeit(seat), t.describe());
+            if let Err(t) = begin_game(slot, seat, settings, None).await {
+                let reason = self.words(&self.lock(), seat, &t);
+                self.end(forfeit(seat), reason);
                 return;
             }
         }
@@ -560,35 +545,55 @@ impl Session {
                 }
                 continue;
             };
-            if let Err(reason) = self.engine_move(slot, seat, position, settings).await {
-                self.end(forfeit(seat), reason);
+            if let Err(t) = self.engine_move(slot, seat, position, settings).await {
+                if matches!(t, Termination::TimeForfeit { .. }) && self.on_clock() {
+                    // Lost on the clock: it shows zero.
+                    let mut inner = self.lock();
+                    let reason = self.words(&inner, seat, &t);
+                    self.flag(&mut inner, seat, reason);
+                    drop(inner);
+                    self.changed();
+                } else {
+                    let reason = self.words(&self.lock(), seat, &t);
+                    self.end(forfeit(seat), reason);
+                }
                 return;
             }
         }
     }
 
-    /// Asks the engine in `seat` for a move and plays it; `Err` names why it loses.
+    /// The words of `termination` on the page: the side and the player (`X (agon)`)
+    /// for the seat at fault, the referee's own words for the rest.
+    fn words(&self, inner: &Inner, seat: Seat, termination: &Termination) -> String {
+        let text = termination.describe();
+        match text.strip_prefix(seat.name()) {
+            Some(rest) if termination.at_fault() == Some(seat) => {
+                let side = pretty(inner.game.side_name(seat.side()));
+                format!("{side} ({}){rest}", self.players[seat.index()].label())
+            }
+            _ => text,
+        }
+    }
+
+    /// Asks the engine in `seat` for a move and plays it: the referee's own turn
+    /// ([`search`] and [`judge`]), so that an engine loses here exactly as in a match.
+    /// `Err` is the termination that ends the game.
     async fn engine_move(
         &self,
         slot: &mut EngineSlot,
         seat: Seat,
         position: Command,
         settings: &RefereeSettings,
-    ) -> Result<(), String> {
+    ) -> Result<(), Termination> {
         let name = slot.config.name.clone();
-        let r = slot.running();
-        let (go, allowance): (Go, Duration) = {
+        let (go, allowance) = {
             let inner = self.lock();
             let go = crate::referee::go_command(&inner.clocks, seat);
-            let (allowance, _) =
+            let allowance =
                 inner.clocks[seat.index()].allowance(settings.margin, settings.hard_cap);
             (go, allowance)
         };
-        if let Err(e) = r.client.send_all(&[position, Command::Go(go)]).await {
-            return Err(fault(seat, "search", e, &r.process).await.describe());
-        }
-        let started = Instant::now();
-        {
+        let mut sent = |started: Instant| {
             let mut inner = self.lock();
             inner.turn_started = started;
             inner.status = format!("{name} is thinking");
@@ -597,9 +602,10 @@ impl Session {
                 ..LiveThinking::default()
             });
             inner.version += 1;
-        }
-        self.changed();
-        let mut watch = |info: &Info| {
+            drop(inner);
+            self.changed();
+        };
+        let mut watch = |started: Instant, info: &Info| {
             let mut inner = self.lock();
             let lines = inner.thinking.as_ref().map_or(0, |t| t.lines) + 1;
             inner.thinking = Some(LiveThinking::from_info(
@@ -611,79 +617,30 @@ impl Session {
             drop(inner);
             self.changed();
         };
-        let report = match r
-            .client
-            .read_bestmove_watching(started + allowance, started, &mut watch)
-            .await
-        {
-            Ok(report) => report,
-            Err(ClientError::Timeout { waited_ms, .. }) => {
-                let mut inner = self.lock();
-                if self.on_clock() {
-                    let left = inner.clocks[seat.index()].left;
-                    let reason = self.lost_on_time(
-                        &inner,
-                        seat,
-                        &format!(
-                            "no bestmove in {waited_ms} ms ({} ms were left on its clock, {} ms margin)",
-                            left.as_millis(),
-                            settings.margin.as_millis()
-                        ),
-                    );
-                    self.flag(&mut inner, seat, reason);
-                    drop(inner);
-                    self.changed();
-                    return Ok(());
-                }
-                return Err(format!(
-                    "{name} lost on time: no bestmove in {waited_ms} ms ({} ms allowed)",
-                    allowance.as_millis()
-                ));
-            }
-            Err(e) => return Err(fault(seat, "search", e, &r.process).await.describe()),
-        };
-        let used = started.elapsed();
-        let Some(text) = report.best else {
-            return Err(format!(
-                "{name} answered bestmove none while legal moves exist"
-            ));
-        };
+        let searched = search(
+            slot,
+            seat,
+            [position, Command::Go(go)],
+            allowance,
+            settings,
+            &mut sent,
+            &mut watch,
+        )
+        .await?;
         let mut inner = self.lock();
         if inner.over.is_some() {
             return Ok(());
         }
-        let before = inner.clocks[seat.index()];
-        if let Charge::Forfeit { allowed, .. } =
-            inner.clocks[seat.index()].charge(used, settings.margin, settings.hard_cap)
-        {
-            let detail = format!(
-                "bestmove after {} ms ({} ms allowed)",
-                used.as_millis(),
-                allowed.as_millis()
-            );
-            if self.on_clock() {
-                let reason = self.lost_on_time(&inner, seat, &detail);
-                self.flag(&mut inner, seat, reason);
-                drop(inner);
-                self.changed();
-                return Ok(());
-            }
-            return Err(format!("{name} lost on time: {detail}"));
-        }
-        let canonical = match inner.game.play(&text) {
-            Ok(c) => c,
-            Err(e) => {
-                inner.clocks[seat.index()] = before;
-                return Err(format!("{name} played an illegal move: {e}"));
-            }
-        };
         let ply = inner.played.len() as u32 + 1;
-        let record = MoveRecord {
-            clock_ms: self
-                .on_clock()
-                .then(|| inner.clocks[seat.index()].left_ms()),
-            ..MoveRecord::searched(ply, seat, canonical.clone(), used, report.info)
-        };
+        let Inner { game, clocks, .. } = &mut *inner;
+        let (canonical, record) = judge(
+            searched,
+            seat,
+            game.as_mut(),
+            &mut clocks[seat.index()],
+            settings,
+            ply,
+        )?;
         inner.moves.push(record);
         inner.played.push(canonical);
         self.after_move(&mut inner);
