@@ -576,21 +576,135 @@ pub async fn run_checks(config: &CheckConfig) -> CheckReport {
     report
 }
 
-/// The checks after a successful start, in order; returns the engine's `id name`.
+/// The steps of the walk, in the order they run. Each is one exchange with the engine
+/// and decides the named checks; a required check a run does not reach is missed.
+const STEPS: &[(Step, &[(&str, bool)])] = &[
+    // The handshake reports its own failures (nothing after it is reached without it).
+    (Step::Handshake, &[]),
+    (Step::Options, &[("options", true)]),
+    (Step::Isready, &[("isready", true)]),
+    (Step::Game, &[("game", true)]),
+    (Step::Crlf, &[("crlf", true)]),
+    (Step::UnknownCommand, &[("unknown-command", true)]),
+    (Step::StopIdle, &[("stop-idle", true)]),
+    (
+        Step::Moves,
+        &[
+            ("legal-moves", true),
+            ("one-bestmove", true),
+            ("movetime", true),
+        ],
+    ),
+    (Step::Clock, &[("clock", true)]),
+    (
+        Step::IsreadyDuringSearch,
+        &[("isready-during-search", true)],
+    ),
+    (Step::IllegalInList, &[("illegal-in-list", false)]),
+    (Step::Perft, &[("perft", false)]),
+    (Step::Quit, &[("quit", true)]),
+];
+
+/// One step of the walk ([`STEPS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// `ugi` (or the dialect's hello) answered by `ugiok`, with `id` and option lines.
+    Handshake,
+    /// The option lines parse.
+    Options,
+    /// `isready` answered by `readyok`.
+    Isready,
+    /// The game is accepted (`setoption name Game`, TEI's `teinewgame <size>`).
+    Game,
+    /// A line ending in CR LF.
+    Crlf,
+    /// A command it does not know, then `isready`.
+    UnknownCommand,
+    /// `stop` while no search runs.
+    StopIdle,
+    /// Legal moves from several positions, one `bestmove` per `go`, within `movetime`.
+    Moves,
+    /// A move within a clock.
+    Clock,
+    /// `isready` answered during a search.
+    IsreadyDuringSearch,
+    /// An illegal move in a `position` list is reported.
+    IllegalInList,
+    /// `perft`, where offered, counts as the library does.
+    Perft,
+    /// `quit` ends the process.
+    Quit,
+}
+
+/// What a step leaves for the walk: go on, or stop (the step has said why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Next,
+    Stop,
+}
+
+/// The state the steps share.
+struct Walk<'a> {
+    config: &'a CheckConfig,
+    s: &'a mut Session,
+    checks: &'a mut Checks,
+    /// The engine's `id name`.
+    id_name: Option<String>,
+    /// The handshake's lines before its ok.
+    options: Vec<String>,
+}
+
+/// The checks after a successful start, step by step ([`STEPS`]); returns the engine's
+/// `id name`. An engine that stops working ends the walk with the `crash` check.
 async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Option<String> {
-    let d = config.deadline;
-    let hello = config.dialect.to_string();
+    let mut w = Walk {
+        config,
+        s,
+        checks,
+        id_name: None,
+        options: Vec::new(),
+    };
+    for (step, _) in STEPS {
+        let flow = match step {
+            Step::Handshake => handshake(&mut w).await,
+            Step::Options => options(&mut w),
+            Step::Isready => isready(&mut w).await,
+            Step::Game => game(&mut w).await,
+            Step::Crlf => crlf(&mut w).await,
+            Step::UnknownCommand => unknown_command(&mut w).await,
+            Step::StopIdle => stop_idle(&mut w).await,
+            Step::Moves => moves(&mut w).await,
+            Step::Clock => clock(&mut w).await,
+            Step::IsreadyDuringSearch => isready_during_search(&mut w).await,
+            Step::IllegalInList => illegal_in_list(&mut w).await,
+            Step::Perft => perft(&mut w).await,
+            Step::Quit => quit(&mut w).await,
+        };
+        if flow == Flow::Stop {
+            break;
+        }
+        if !w.s.alive {
+            w.s.stopped(w.checks).await;
+            break;
+        }
+    }
+    w.id_name
+}
+
+/// The handshake, answered at once, with `id` and option lines.
+async fn handshake(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    let hello = w.config.dialect.to_string();
     let ok_word = format!("{hello}ok");
-    // Handshake.
-    s.send(&hello).await;
+    w.s.send(&hello).await;
     let started = Instant::now();
-    let (options, id_name) = match s.expect(|l| l == ok_word, config.startup).await {
+    let (options, id_name) = match w.s.expect(|l| l == ok_word, w.config.startup).await {
         Ok((_, lines)) => {
             let id_name = lines
                 .iter()
                 .find_map(|l| l.strip_prefix("id name ").map(str::to_string));
             let took = started.elapsed();
-            checks.pass(
+            w.checks.pass(
                 "handshake",
                 true,
                 format!(
@@ -600,92 +714,105 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                 ),
             );
             if took > d {
-                checks.fail(
+                w.checks.fail(
                     "start-time",
                     false,
-                    format!("slow start: '{ok_word}' came {} ms after '{hello}' (the arena waits --startup-ms {}; GUIs often wait less)", took.as_millis(), config.startup.as_millis()),
+                    format!("slow start: '{ok_word}' came {} ms after '{hello}' (the arena waits --startup-ms {}; GUIs often wait less)", took.as_millis(), w.config.startup.as_millis()),
                     "answer the handshake at once: load data or build tables after it (at isready or the first go)",
                 );
             }
             (lines, id_name)
         }
-        Err(Wait::Closed(_)) => {
-            s.stopped(checks).await;
-            return None;
-        }
+        // The walk says why the engine stopped.
+        Err(Wait::Closed(_)) => return Flow::Next,
         Err(Wait::Timeout(seen)) if seen.is_empty() => {
-            let (detail, hint) = silent_start(s, &hello, config.startup).await;
-            checks.fail("handshake", true, detail, hint);
-            skip_rest(checks, "no handshake");
-            return None;
+            let (detail, hint) = silent_start(w.s, &hello, w.config.startup).await;
+            w.checks.fail("handshake", true, detail, hint);
+            skip_rest(w.checks, "no handshake");
+            return Flow::Stop;
         }
-        Err(w) => {
-            let hint = match &w {
+        Err(wait) => {
+            let hint = match &wait {
                 Wait::Timeout(_) => format!("end the handshake with a line '{ok_word}'"),
                 _ => "print fewer and shorter lines".to_string(),
             };
-            checks.fail(
+            w.checks.fail(
                 "handshake",
                 true,
-                w.describe(&format!("'{hello}'"), config.startup),
+                wait.describe(&format!("'{hello}'"), w.config.startup),
                 hint,
             );
-            skip_rest(checks, "no handshake");
-            return None;
+            skip_rest(w.checks, "no handshake");
+            return Flow::Stop;
         }
     };
-    // Option lines.
-    let option_lines: Vec<&String> = options.iter().filter(|l| l.starts_with("option")).collect();
+    w.options = options;
+    w.id_name = id_name;
+    Flow::Next
+}
+
+/// The option lines parse as UCI writes them.
+fn options(w: &mut Walk<'_>) -> Flow {
+    let option_lines: Vec<&String> = w
+        .options
+        .iter()
+        .filter(|l| l.starts_with("option"))
+        .collect();
     let bad: Vec<&&String> = option_lines
         .iter()
         .filter(|l| !matches!(l.parse::<Reply>(), Ok(Reply::Option(_))))
         .collect();
-    let advertises_game = option_lines.iter().any(|l| {
-        matches!(l.parse::<Reply>(), Ok(Reply::Option(o)) if o.name.eq_ignore_ascii_case("game"))
-    });
     if bad.is_empty() {
-        checks.pass(
+        w.checks.pass(
             "options",
             true,
             format!("{} option line(s) parse", option_lines.len()),
         );
     } else {
-        checks.fail(
+        w.checks.fail(
             "options",
             true,
             format!("{} option line(s) do not parse: {}", bad.len(), summary(&bad.iter().map(|l| l.to_string()).collect::<Vec<_>>())),
             "write options as UCI does: 'option name <name> type check|spin|combo|string|button [default <v>] [min <n>] [max <n>] [var <v>]...'",
         );
     }
-    // isready.
-    if !ping(
-        s,
-        checks,
+    Flow::Next
+}
+
+/// `isready` answered by `readyok`.
+async fn isready(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    let answered = ping(
+        w.s,
+        w.checks,
         "isready",
         true,
         "isready",
         d,
         "answer every 'isready' with 'readyok' at once",
     )
-    .await
-    {
-        if s.alive {
-            skip_rest(checks, "no readyok");
-        } else {
-            s.stopped(checks).await;
-        }
-        return id_name;
+    .await;
+    // An engine that stopped is the walk's to report; one that only did not answer
+    // cannot be checked further.
+    if !answered && w.s.alive {
+        skip_rest(w.checks, "no readyok");
+        return Flow::Stop;
     }
-    // The game.
-    if config.dialect == Dialect::Tei {
+    Flow::Next
+}
+
+/// The game accepted: `setoption name Game`, or TEI's `teinewgame <size>`.
+async fn game(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    if w.config.dialect == Dialect::Tei {
         let new_game = crate::dialect::line(
-            config.dialect,
-            &crate::dialect::new_game(config.dialect, &config.spec),
+            w.config.dialect,
+            &crate::dialect::new_game(w.config.dialect, &w.config.spec),
         );
-        s.send(&new_game).await;
+        w.s.send(&new_game).await;
         ping(
-            s,
-            checks,
+            w.s,
+            w.checks,
             "game",
             true,
             &new_game,
@@ -693,49 +820,50 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
             "accept 'teinewgame <size>' and answer the following isready",
         )
         .await;
-    } else if advertises_game {
-        s.send(&format!("setoption name Game value {}", config.spec))
+    } else if advertises_game(&w.options) {
+        w.s.send(&format!("setoption name Game value {}", w.config.spec))
             .await;
-        s.send("isready").await;
-        match s.expect(|l| l == "readyok", d).await {
-            Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => checks.fail(
+        w.s.send("isready").await;
+        match w.s.expect(|l| l == "readyok", d).await {
+            Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => w.checks.fail(
                 "game",
                 true,
                 format!("the engine refused the game: {}", summary(&seen)),
-                format!("the engine must play {} to be checked on it", config.spec),
+                format!("the engine must play {} to be checked on it", w.config.spec),
             ),
-            Ok(_) => checks.pass(
+            Ok(_) => w.checks.pass(
                 "game",
                 true,
-                format!("setoption name Game value {} accepted", config.spec),
+                format!("setoption name Game value {} accepted", w.config.spec),
             ),
             Err(Wait::Closed(_)) => {}
-            Err(w) => checks.fail(
+            Err(wait) => w.checks.fail(
                 "game",
                 true,
-                w.describe("setoption name Game", d),
+                wait.describe("setoption name Game", d),
                 "answer isready after setoption",
             ),
         }
     } else {
-        checks.skip(
+        w.checks.skip(
             "game",
             true,
             format!(
                 "no Game option advertised: assuming the engine plays {}",
-                config.spec
+                w.config.spec
             ),
         );
     }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // CRLF line ends.
-    s.send_bytes(b"isready\r\n").await;
+    Flow::Next
+}
+
+/// A line ending in CR LF.
+async fn crlf(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    w.s.send_bytes(b"isready\r\n").await;
     expect_ready(
-        s,
-        checks,
+        w.s,
+        w.checks,
         "crlf",
         true,
         "'isready' ending in CR LF",
@@ -743,53 +871,58 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         "strip the line end: in Python line.strip(), in Rust line.trim()",
     )
     .await;
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // An unknown command.
-    s.send("agon-check-unknown-command 42").await;
-    s.send("isready").await;
-    expect_ready(s, checks, "unknown-command", true, "an unknown command then isready", d, "ignore commands you do not know (or answer 'error unknown-command ...'); never exit on them").await;
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // stop while idle.
-    s.send("stop").await;
-    s.send("isready").await;
-    match s.expect(|l| l == "readyok", d).await {
-        Ok((_, seen)) if seen.iter().any(|l| is_bestmove(l)) => checks.fail(
+    Flow::Next
+}
+
+/// A command the engine does not know, then `isready`.
+async fn unknown_command(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    w.s.send("agon-check-unknown-command 42").await;
+    w.s.send("isready").await;
+    expect_ready(w.s, w.checks, "unknown-command", true, "an unknown command then isready", d, "ignore commands you do not know (or answer 'error unknown-command ...'); never exit on them").await;
+    Flow::Next
+}
+
+/// `stop` while no search runs is ignored.
+async fn stop_idle(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    w.s.send("stop").await;
+    w.s.send("isready").await;
+    match w.s.expect(|l| l == "readyok", d).await {
+        Ok((_, seen)) if seen.iter().any(|l| is_bestmove(l)) => w.checks.fail(
             "stop-idle",
             true,
             "answered 'stop' with a bestmove although no search was running",
             "ignore 'stop' when no search is running",
         ),
-        Ok(_) => checks.pass("stop-idle", true, "'stop' while idle ignored"),
-        Err(w) => checks.fail(
+        Ok(_) => w
+            .checks
+            .pass("stop-idle", true, "'stop' while idle ignored"),
+        Err(wait) => w.checks.fail(
             "stop-idle",
             true,
-            w.describe("stop, isready", d),
+            wait.describe("stop, isready", d),
             "ignore 'stop' when no search is running",
         ),
     }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // Moves from several positions, with movetime.
-    let movetime = config.movetime;
+    Flow::Next
+}
+
+/// Legal moves from several positions, one `bestmove` per `go`, within `movetime`.
+async fn moves(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    let movetime = w.config.movetime;
     let mut bad_moves = Vec::new();
     let mut extra = Vec::new();
     let mut slow = Vec::new();
     let mut asked = 0;
-    for moves in positions(&config.spec, config.seed, 6) {
+    for moves in positions(&w.config.spec, w.config.seed, 6) {
         asked += 1;
-        s.send(&position_line(&moves)).await;
+        w.s.send(&position_line(&moves)).await;
         let go_at = Instant::now();
-        s.send(&format!("go movetime {movetime}")).await;
-        let limit = Duration::from_millis(movetime) + config.margin;
-        match s.expect(is_bestmove, limit + d).await {
+        w.s.send(&format!("go movetime {movetime}")).await;
+        let limit = Duration::from_millis(movetime) + w.config.margin;
+        match w.s.expect(is_bestmove, limit + d).await {
             Ok((line, _)) => {
                 let used = go_at.elapsed();
                 if used > limit {
@@ -798,17 +931,17 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                         used.as_millis()
                     ));
                 }
-                if let Err(why) = check_move(&config.spec, &moves, &line) {
+                if let Err(why) = check_move(&w.config.spec, &moves, &line) {
                     bad_moves.push(why);
                 }
-                let more = s.collect(Duration::from_millis(150)).await;
+                let more = w.s.collect(Duration::from_millis(150)).await;
                 if more.iter().any(|l| is_bestmove(l)) {
                     extra.push(position_line(&moves));
                 }
             }
             Err(Wait::Closed(_)) => break,
-            Err(w) => {
-                bad_moves.push(w.describe(
+            Err(wait) => {
+                bad_moves.push(wait.describe(
                     &format!("go movetime {movetime} at '{}'", position_line(&moves)),
                     limit + d,
                 ));
@@ -816,23 +949,23 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
             }
         }
     }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
+    if !w.s.alive {
+        return Flow::Next;
     }
     if bad_moves.is_empty() {
-        checks.pass(
+        w.checks.pass(
             "legal-moves",
             true,
             format!("a legal bestmove in each of {asked} positions"),
         );
     } else {
-        checks.fail("legal-moves", true, bad_moves.join("; "), "rebuild the position from the whole 'position ... moves' line every time and play only legal moves; answer 'bestmove none' only when there is none; flush after bestmove");
+        w.checks.fail("legal-moves", true, bad_moves.join("; "), "rebuild the position from the whole 'position ... moves' line every time and play only legal moves; answer 'bestmove none' only when there is none; flush after bestmove");
     }
     if extra.is_empty() {
-        checks.pass("one-bestmove", true, "exactly one bestmove per go");
+        w.checks
+            .pass("one-bestmove", true, "exactly one bestmove per go");
     } else {
-        checks.fail(
+        w.checks.fail(
             "one-bestmove",
             true,
             format!("a second bestmove after {}", extra.join(", ")),
@@ -840,35 +973,36 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
         );
     }
     if slow.is_empty() {
-        checks.pass(
+        w.checks.pass(
             "movetime",
             true,
             format!(
                 "every 'go movetime {movetime}' answered within {movetime} ms + {} ms",
-                config.margin.as_millis()
+                w.config.margin.as_millis()
             ),
         );
     } else {
-        checks.fail(
+        w.checks.fail(
             "movetime",
             true,
             slow.join(", "),
             "stop searching when movetime runs out; check the clock inside your search loop",
         );
     }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // The clock.
+    Flow::Next
+}
+
+/// A move within a clock.
+async fn clock(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
     let clock_ms = 3000;
-    s.send("position startpos").await;
+    w.s.send("position startpos").await;
     let go_at = Instant::now();
-    s.send(&crate::dialect::clock_go(config.dialect, clock_ms))
+    w.s.send(&crate::dialect::clock_go(w.config.dialect, clock_ms))
         .await;
-    let limit = Duration::from_millis(clock_ms) + config.margin;
-    match s.expect(is_bestmove, limit + d).await {
-        Ok(_) if go_at.elapsed() > limit => checks.fail(
+    let limit = Duration::from_millis(clock_ms) + w.config.margin;
+    match w.s.expect(is_bestmove, limit + d).await {
+        Ok(_) if go_at.elapsed() > limit => w.checks.fail(
             "clock",
             true,
             format!(
@@ -877,7 +1011,7 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
             ),
             "use a fraction of the remaining time (for example time/20 + increment/2)",
         ),
-        Ok(_) => checks.pass(
+        Ok(_) => w.checks.pass(
             "clock",
             true,
             format!(
@@ -885,113 +1019,127 @@ async fn walk(config: &CheckConfig, s: &mut Session, checks: &mut Checks) -> Opt
                 go_at.elapsed().as_millis()
             ),
         ),
-        Err(w) => checks.fail(
+        Err(wait) => w.checks.fail(
             "clock",
             true,
-            w.describe(
-                &crate::dialect::clock_go(config.dialect, clock_ms),
+            wait.describe(
+                &crate::dialect::clock_go(w.config.dialect, clock_ms),
                 limit + d,
             ),
             "read the clock fields of go (p1time/p2time or wtime/btime) and answer in time",
         ),
     }
-    let _ = s.collect(Duration::from_millis(100)).await;
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // isready during a search.
-    s.send("position startpos").await;
+    let _ = w.s.collect(Duration::from_millis(100)).await;
+    Flow::Next
+}
+
+/// `isready` answered during a search.
+async fn isready_during_search(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    w.s.send("position startpos").await;
     let long = 1000;
-    s.send(&format!("go movetime {long}")).await;
+    w.s.send(&format!("go movetime {long}")).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
-    s.send("isready").await;
-    let search_limit = Duration::from_millis(long) + config.margin + d;
+    w.s.send("isready").await;
+    let search_limit = Duration::from_millis(long) + w.config.margin + d;
     let mut got_ready = None;
     let mut got_best = None;
     let start = Instant::now();
     while got_ready.is_none() || got_best.is_none() {
         let left = search_limit.saturating_sub(start.elapsed());
-        match s.expect(|l| l == "readyok" || is_bestmove(l), left).await {
+        match w.s.expect(|l| l == "readyok" || is_bestmove(l), left).await {
             Ok((l, _)) if l == "readyok" => got_ready = Some(start.elapsed()),
             Ok(_) => got_best = Some(start.elapsed()),
             Err(_) => break,
         }
     }
     match (got_ready, got_best) {
-        (Some(r), Some(b)) if r <= b => checks.pass("isready-during-search", true, format!("readyok after {} ms, during the search", r.as_millis())),
-        (Some(r), Some(_)) if r <= d => checks.pass("isready-during-search", true, format!("readyok after {} ms (after its bestmove)", r.as_millis())),
-        (Some(r), _) => checks.fail("isready-during-search", true, format!("readyok only after {} ms", r.as_millis()), "answer isready at once even while searching: read stdin on its own thread, or search in short slices and check for input"),
-        (None, _) => checks.fail("isready-during-search", true, "no readyok for an isready sent during a search", "answer isready at once even while searching"),
+        (Some(r), Some(b)) if r <= b => w.checks.pass("isready-during-search", true, format!("readyok after {} ms, during the search", r.as_millis())),
+        (Some(r), Some(_)) if r <= d => w.checks.pass("isready-during-search", true, format!("readyok after {} ms (after its bestmove)", r.as_millis())),
+        (Some(r), _) => w.checks.fail("isready-during-search", true, format!("readyok only after {} ms", r.as_millis()), "answer isready at once even while searching: read stdin on its own thread, or search in short slices and check for input"),
+        (None, _) => w.checks.fail("isready-during-search", true, "no readyok for an isready sent during a search", "answer isready at once even while searching"),
     }
-    let _ = s.collect(Duration::from_millis(100)).await;
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
+    let _ = w.s.collect(Duration::from_millis(100)).await;
+    Flow::Next
+}
+
+/// An illegal move in a `position` list is reported, not played.
+async fn illegal_in_list(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    let illegal = illegal_move_text(&w.config.spec);
+    w.s.send(&format!("position startpos moves {illegal}"))
+        .await;
+    w.s.send("isready").await;
+    match w.s.expect(|l| l == "readyok", d).await {
+        Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => w.checks.pass("illegal-in-list", false, format!("'position startpos moves {illegal}' reported: {}", summary(&seen))),
+        Ok(_) => w.checks.fail("illegal-in-list", false, format!("'position startpos moves {illegal}' accepted silently"), "check each move of a position list and answer 'error illegal-move ...' (protocol.md section 5)"),
+        Err(wait) => w.checks.fail("illegal-in-list", false, wait.describe("an illegal move in a position list", d), "an illegal move in a position list must not crash the engine"),
     }
-    // An illegal move in a position list.
-    let illegal = illegal_move_text(&config.spec);
-    s.send(&format!("position startpos moves {illegal}")).await;
-    s.send("isready").await;
-    match s.expect(|l| l == "readyok", d).await {
-        Ok((_, seen)) if seen.iter().any(|l| is_error(l)) => checks.pass("illegal-in-list", false, format!("'position startpos moves {illegal}' reported: {}", summary(&seen))),
-        Ok(_) => checks.fail("illegal-in-list", false, format!("'position startpos moves {illegal}' accepted silently"), "check each move of a position list and answer 'error illegal-move ...' (protocol.md section 5)"),
-        Err(w) => checks.fail("illegal-in-list", false, w.describe("an illegal move in a position list", d), "an illegal move in a position list must not crash the engine"),
-    }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // perft, where offered.
-    s.send("position startpos").await;
-    s.send("perft 2").await;
-    s.send("isready").await;
-    match s
+    Flow::Next
+}
+
+/// `perft`, where offered, counts the leaves as the library does.
+async fn perft(w: &mut Walk<'_>) -> Flow {
+    let d = w.config.deadline;
+    w.s.send("position startpos").await;
+    w.s.send("perft 2").await;
+    w.s.send("isready").await;
+    match w
+        .s
         .expect(|l| l.starts_with("perft ") || l == "readyok", d)
         .await
     {
         Ok((l, _)) if l.starts_with("perft ") => {
-            let expected = library_perft(&config.spec, 2);
+            let expected = library_perft(&w.config.spec, 2);
             let nodes = l
                 .split_whitespace()
                 .skip_while(|w| *w != "nodes")
                 .nth(1)
                 .and_then(|n| n.parse::<u64>().ok());
             if nodes == Some(expected) {
-                checks.pass(
+                w.checks.pass(
                     "perft",
                     false,
                     format!("perft 2 = {expected}, as the library counts"),
                 );
             } else {
-                checks.fail("perft", false, format!("'{l}' but the library counts {expected} leaves at depth 2"), "your move generator differs from the rules: compare 'perft 1' with the legal moves");
+                w.checks.fail("perft", false, format!("'{l}' but the library counts {expected} leaves at depth 2"), "your move generator differs from the rules: compare 'perft 1' with the legal moves");
             }
-            let _ = s.expect(|l| l == "readyok", d).await;
+            let _ = w.s.expect(|l| l == "readyok", d).await;
         }
-        Ok(_) => checks.skip("perft", false, "no perft support"),
-        Err(w) => checks.fail(
+        Ok(_) => w.checks.skip("perft", false, "no perft support"),
+        Err(wait) => w.checks.fail(
             "perft",
             false,
-            w.describe("perft 2", d),
+            wait.describe("perft 2", d),
             "answer or ignore 'perft'; never exit on it",
         ),
     }
-    if !s.alive {
-        s.stopped(checks).await;
-        return id_name;
-    }
-    // quit.
-    s.send("quit").await;
-    match s.process.wait_exit(Duration::from_millis(1000)).await {
-        Some(status) => checks.pass("quit", true, format!("exited after quit ({status})")),
-        None => checks.fail(
+    Flow::Next
+}
+
+/// `quit` ends the process.
+async fn quit(w: &mut Walk<'_>) -> Flow {
+    w.s.send("quit").await;
+    match w.s.process.wait_exit(Duration::from_millis(1000)).await {
+        Some(status) => w
+            .checks
+            .pass("quit", true, format!("exited after quit ({status})")),
+        None => w.checks.fail(
             "quit",
             true,
             "still running 1 s after quit",
             "exit when you read 'quit' (in Python: break out of the input loop or sys.exit())",
         ),
     }
-    id_name
+    Flow::Stop
+}
+
+/// Whether the handshake's lines advertise a `Game` option.
+fn advertises_game(lines: &[String]) -> bool {
+    lines.iter().filter(|l| l.starts_with("option")).any(|l| {
+        matches!(l.parse::<Reply>(), Ok(Reply::Option(o)) if o.name.eq_ignore_ascii_case("game"))
+    })
 }
 
 /// Tells apart why an engine said nothing at all to the handshake: `quit` and the end of
@@ -1073,22 +1221,7 @@ async fn expect_ready(
 /// recommendation as skipped.
 fn skip_rest(checks: &mut Checks, why: &str) {
     let done: Vec<&str> = checks.results.iter().map(|c| c.id).collect();
-    for (id, required) in [
-        ("options", true),
-        ("isready", true),
-        ("game", true),
-        ("crlf", true),
-        ("unknown-command", true),
-        ("stop-idle", true),
-        ("legal-moves", true),
-        ("one-bestmove", true),
-        ("movetime", true),
-        ("clock", true),
-        ("isready-during-search", true),
-        ("illegal-in-list", false),
-        ("perft", false),
-        ("quit", true),
-    ] {
+    for &(id, required) in STEPS.iter().flat_map(|(_, ids)| ids.iter()) {
         if !done.contains(&id) {
             checks.results.push(CheckResult {
                 id,
