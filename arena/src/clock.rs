@@ -9,11 +9,21 @@
 use std::fmt;
 use std::time::Duration;
 
+/// A clock's setting: the base time and the increment per move, in ms (`tc=60+1` is
+/// 60000 and 1000). The running clock of a game is [`Clock`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseInc {
+    /// Time on the clock at the start (and at each period's start), ms.
+    pub base_ms: u64,
+    /// Added after each move, ms.
+    pub inc_ms: u64,
+}
+
 /// What limits an engine's searches. Several limits may be combined (`tc=10+0.1,depth=5`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeControl {
-    /// Base time and increment per move, in ms.
-    pub clock: Option<(u64, u64)>,
+    /// Base time and increment per move.
+    pub clock: Option<BaseInc>,
     /// Moves per time control period (`tc=40/60+0.6`): after this many moves of its own
     /// the engine's clock gets the base time again; `None`: the base is for the game.
     pub period: Option<u32>,
@@ -102,7 +112,10 @@ impl TimeControl {
                 if base == 0 && inc == 0 {
                     return Err(bad("base and increment are both zero"));
                 }
-                self.clock = Some((base, inc));
+                self.clock = Some(BaseInc {
+                    base_ms: base,
+                    inc_ms: inc,
+                });
             }
             "st" => {
                 let ms = seconds_to_ms(value, &whole)?;
@@ -161,7 +174,11 @@ impl TimeControl {
     /// (moves per period, with an increment as fastchess writes it), `0.1/move` for a
     /// fixed time per move (as cutechess writes it), `-` for depth or nodes only.
     pub fn pgn(&self) -> String {
-        if let Some((base, inc)) = self.clock {
+        if let Some(BaseInc {
+            base_ms: base,
+            inc_ms: inc,
+        }) = self.clock
+        {
             let period = self.period.map(|n| format!("{n}/")).unwrap_or_default();
             if inc == 0 {
                 format!("{period}{}", fmt_seconds(base))
@@ -219,7 +236,11 @@ impl TimeControl {
             format!("tc={text}")
         };
         let parsed = TimeControl::parse(&words).map_err(|e| format!("time control: {e}"))?;
-        if let Some((base, inc)) = parsed.clock {
+        if let Some(BaseInc {
+            base_ms: base,
+            inc_ms: inc,
+        }) = parsed.clock
+        {
             if base == 0 {
                 return Err(format!(
                     "time control '{text}': a clock needs a base time above zero"
@@ -248,7 +269,11 @@ impl TimeControl {
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
-        if let Some((base, inc)) = self.clock {
+        if let Some(BaseInc {
+            base_ms: base,
+            inc_ms: inc,
+        }) = self.clock
+        {
             let period = self.period.map(|n| format!("{n}/")).unwrap_or_default();
             parts.push(format!(
                 "tc={period}{}+{}",
@@ -324,7 +349,7 @@ impl Clock {
     pub fn new(tc: TimeControl) -> Clock {
         let left = tc
             .clock
-            .map_or(Duration::ZERO, |(base, _)| Duration::from_millis(base));
+            .map_or(Duration::ZERO, |c| Duration::from_millis(c.base_ms));
         Clock { tc, left, moves: 0 }
     }
 
@@ -347,7 +372,11 @@ impl Clock {
             return Charge::Forfeit { allowed, limit };
         }
         self.moves += 1;
-        if let Some((base, inc)) = self.tc.clock {
+        if let Some(BaseInc {
+            base_ms: base,
+            inc_ms: inc,
+        }) = self.tc.clock
+        {
             self.left = self.left.saturating_sub(used) + Duration::from_millis(inc);
             if self.tc.period.is_some_and(|n| self.moves.is_multiple_of(n)) {
                 self.left += Duration::from_millis(base);
@@ -378,26 +407,50 @@ mod tests {
     #[test]
     fn parse_and_display() {
         let tc = TimeControl::parse("tc=10+0.1").unwrap();
-        assert_eq!(tc.clock, Some((10_000, 100)));
+        assert_eq!(
+            tc.clock,
+            Some(crate::clock::BaseInc {
+                base_ms: 10_000,
+                inc_ms: 100
+            })
+        );
         assert_eq!(tc.to_string(), "tc=10+0.1");
         let tc = TimeControl::parse("st=0.5,depth=3 nodes=1000").unwrap();
         assert_eq!(tc.movetime, Some(500));
         assert_eq!(tc.depth, Some(3));
         assert_eq!(tc.nodes, Some(1000));
         assert_eq!(tc.to_string(), "st=0.5,depth=3,nodes=1000");
-        assert_eq!(TimeControl::parse("tc=2").unwrap().clock, Some((2000, 0)));
+        assert_eq!(
+            TimeControl::parse("tc=2").unwrap().clock,
+            Some(crate::clock::BaseInc {
+                base_ms: 2000,
+                inc_ms: 0
+            })
+        );
         assert!(TimeControl::parse("tc=x+1").is_err());
         assert!(TimeControl::parse("depth=0").is_err());
         assert!(TimeControl::parse("speed=3").is_err());
         assert!(TimeControl::parse("tc=0+0").is_err());
         // fastchess/cutechess spellings: moves per period, minutes:seconds.
         let tc = TimeControl::parse("tc=40/60+0.6").unwrap();
-        assert_eq!((tc.period, tc.clock), (Some(40), Some((60_000, 600))));
+        assert_eq!(
+            (tc.period, tc.clock),
+            (
+                Some(40),
+                Some(crate::clock::BaseInc {
+                    base_ms: 60_000,
+                    inc_ms: 600
+                })
+            )
+        );
         assert_eq!(tc.to_string(), "tc=40/60+0.6");
         assert_eq!(tc.pgn(), "40/60+0.6");
         assert_eq!(
             TimeControl::parse("tc=1:30+1").unwrap().clock,
-            Some((90_000, 1000))
+            Some(crate::clock::BaseInc {
+                base_ms: 90_000,
+                inc_ms: 1000
+            })
         );
         assert_eq!(TimeControl::parse("tc=10+0.1").unwrap().pgn(), "10+0.1");
         assert_eq!(TimeControl::parse("tc=5").unwrap().pgn(), "5");

@@ -494,7 +494,13 @@ mod tests {
                 ("Searcher".into(), "minimax".into())
             ]
         );
-        assert_eq!(s.tc.clock, Some((1000, 10)));
+        assert_eq!(
+            s.tc.clock,
+            Some(crate::clock::BaseInc {
+                base_ms: 1000,
+                inc_ms: 10
+            })
+        );
         assert_eq!(s.tc.depth, Some(4));
         let c = s.build("x", TimeControl::default()).unwrap();
         assert_eq!(c.name, "bot");
@@ -506,7 +512,13 @@ mod tests {
     fn one_quoted_word_with_several_items() {
         let s = EngineSpec::parse(&words(&["cmd=/bin/sh name=two tc=2+0"])).unwrap();
         assert_eq!(s.name.as_deref(), Some("two"));
-        assert_eq!(s.tc.clock, Some((2000, 0)));
+        assert_eq!(
+            s.tc.clock,
+            Some(crate::clock::BaseInc {
+                base_ms: 2000,
+                inc_ms: 0
+            })
+        );
     }
 
     #[test]
@@ -514,7 +526,13 @@ mod tests {
         let each = EngineSpec::parse(&words(&["tc=5+0.1", "option.Hash=8"])).unwrap();
         let a = EngineSpec::parse(&words(&["cmd=/bin/sh", "option.Depth=2"])).unwrap();
         let merged = a.over(&each);
-        assert_eq!(merged.tc.clock, Some((5000, 100)));
+        assert_eq!(
+            merged.tc.clock,
+            Some(crate::clock::BaseInc {
+                base_ms: 5000,
+                inc_ms: 100
+            })
+        );
         assert_eq!(merged.options.len(), 2);
         let b = EngineSpec::parse(&words(&["cmd=/bin/sh", "st=1"]))
             .unwrap()

@@ -405,9 +405,10 @@ pub fn go_command(clocks: &[Clock; 2], mover: Seat) -> Go {
         nodes: own.tc.nodes,
         ..Go::default()
     };
-    if let Some((_, inc)) = own.tc.clock {
+    if let Some(own_clock) = own.tc.clock {
+        let inc = own_clock.inc_ms;
         let shown = |c: &Clock| match c.tc.clock {
-            Some((_, i)) => (c.left_ms(), i),
+            Some(setting) => (c.left_ms(), setting.inc_ms),
             None => (own.left_ms(), inc),
         };
         let (t1, i1) = shown(&clocks[0]);

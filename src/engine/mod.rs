@@ -14,7 +14,7 @@ use crate::game::Side;
 use crate::games::{describe_all, GameSpec};
 use crate::learn::LearnStore;
 use crate::protocol::{Command, ErrorCode, Go, QueryKind, Reply, SolveMethod};
-use crate::search::{Clock, Limits};
+use crate::search::{Limits, MoverClock};
 
 /// Where replies go. Called from the input thread and the search thread.
 pub type Sink = Arc<dyn Fn(Reply) + Send + Sync>;
@@ -323,7 +323,7 @@ impl Engine {
             depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime.map(ms),
-            clock: time.map(|t| Clock {
+            clock: time.map(|t| MoverClock {
                 time: ms(t),
                 increment: ms(inc.unwrap_or(0)),
                 moves_to_go: go.movestogo,

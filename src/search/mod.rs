@@ -55,9 +55,10 @@ impl Score {
     }
 }
 
-/// A player's clock as `go` reports it.
+/// The mover's clock as `go` reports it: what is left of its time, for this search (the
+/// arena's running clock of a whole game is `arena::clock::Clock`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct MoverClock {
     /// Time left for the side to move.
     pub time: Duration,
     /// Increment per move for the side to move.
@@ -76,7 +77,7 @@ pub struct Limits {
     /// Exact time to spend.
     pub movetime: Option<Duration>,
     /// The mover's clock: the searcher budgets its own time.
-    pub clock: Option<Clock>,
+    pub clock: Option<MoverClock>,
     /// Search until stopped (depth and nodes still apply if given).
     pub infinite: bool,
 }

@@ -77,7 +77,7 @@ pub fn budget(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Clock;
+    use crate::search::MoverClock;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -103,7 +103,7 @@ mod tests {
             (30, 10, None),
         ] {
             let limits = Limits {
-                clock: Some(Clock {
+                clock: Some(MoverClock {
                     time: ms(time),
                     increment: ms(inc),
                     moves_to_go: mtg,
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn the_games_moves_left_spread_the_clock_unless_movestogo_is_given() {
         let clock = |moves_to_go| Limits {
-            clock: Some(Clock {
+            clock: Some(MoverClock {
                 time: ms(10_010),
                 increment: ms(100),
                 moves_to_go,

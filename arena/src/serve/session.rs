@@ -269,7 +269,7 @@ impl Session {
 
     /// The clocks as the page is sent them (games on a clock only).
     fn clock_state(&self, inner: &Inner) -> Option<ClockState> {
-        let (_, inc) = self.tc.clock?;
+        let inc = self.tc.clock?.inc_ms;
         let now = crate::live::unix_ms();
         let running = (inner.started && inner.over.is_none())
             .then(|| Seat::of(inner.game.side_to_move()).name());
