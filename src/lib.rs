@@ -41,4 +41,5 @@ pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
 mod texel;
+pub mod view;
 pub mod zobrist;

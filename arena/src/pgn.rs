@@ -16,6 +16,7 @@
 use std::io::Write as _;
 use std::path::Path;
 
+use agon::games::tak::{PtnGame, PtnMove, Tak};
 use agon::games::GameSpec;
 
 use crate::record::{GameRecord, Seat, Termination};
@@ -125,7 +126,7 @@ fn move_comment(m: &crate::record::MoveRecord) -> String {
         parts.push(format!("pv=\"{}\"", m.pv.join(" ")));
     }
     parts.retain(|p| !p.is_empty());
-    pgn_comment(&parts.join(", "))
+    display(&parts.join(", ")).into_owned()
 }
 
 /// Appends `token` to the movetext, breaking lines before 80 characters (never inside a
@@ -189,7 +190,7 @@ pub fn pgn_game(record: &GameRecord, settings: &PgnSettings) -> String {
             move_comment(m)
         };
         if !comment.is_empty() {
-            push_token(&mut lines, &format!("{{{comment}}}"));
+            push_token(&mut lines, &format!("{{{}}}", pgn_comment(&comment)));
         }
         if m.side == Some(Seat::P2) {
             number += 1;
@@ -226,91 +227,48 @@ pub fn game_text(record: &GameRecord, final_board: &[String], settings: &PgnSett
 /// result. `None` when the game is not Tak. Tag values and comments are quoted as in
 /// PGN, which PTN follows.
 pub fn ptn_game(record: &GameRecord, settings: &PgnSettings) -> Option<String> {
-    let tak = GameSpec::parse(&record.spec)
-        .ok()?
-        .settings_of::<agon::games::tak::Tak>()?;
-    let (size, half_komi) = (tak.size, tak.half_komi);
-    let mut out = String::new();
-    let mut tag = |key: &str, value: &str| {
-        out.push_str(&format!("[{key} \"{}\"]\n", pgn_tag(value)));
+    let tak = GameSpec::parse(&record.spec).ok()?.settings_of::<Tak>()?;
+    let shown = |text: &str| display(text).into_owned();
+    let pair = |key: &str, value: String| (key.to_string(), value);
+    let game = PtnGame {
+        settings: tak,
+        head: vec![
+            pair("Site", shown(&settings.site)),
+            pair("Event", shown(&settings.event)),
+            pair("Date", pgn_date(record.started_unix_ms)),
+            pair("Round", (record.game + 1).to_string()),
+            pair("Player1", shown(&record.p1.name)),
+            pair("Player2", shown(&record.p2.name)),
+        ],
+        tail: vec![
+            pair(
+                "Clock",
+                shown(&format!("p1 {} p2 {}", record.p1.tc, record.p2.tc)),
+            ),
+            pair("Termination", termination_tag(&record.termination).into()),
+        ],
+        start: record.opening.position.as_deref().map(shown),
+        moves: record
+            .moves
+            .iter()
+            .map(|m| PtnMove {
+                mv: shown(&m.mv),
+                comment: if m.book {
+                    Some("book".into())
+                } else {
+                    Some(move_comment(m)).filter(|c| !c.is_empty())
+                },
+            })
+            .collect(),
+        closing: (!matches!(record.termination, Termination::Normal))
+            .then(|| shown(&record.reason)),
+        result: record.result_detail.as_deref().map(shown).or_else(|| {
+            ["1-0", "0-1", "1/2-1/2"]
+                .contains(&record.result.as_str())
+                .then(|| record.result.clone())
+        }),
     };
-    tag("Site", &settings.site);
-    tag("Event", &settings.event);
-    tag("Date", &pgn_date(record.started_unix_ms));
-    tag("Round", &(record.game + 1).to_string());
-    tag("Player1", &record.p1.name);
-    tag("Player2", &record.p2.name);
-    tag("Size", &size.to_string());
-    let komi = if half_komi % 2 == 0 {
-        format!("{}", half_komi / 2)
-    } else {
-        format!("{:.1}", half_komi as f64 / 2.0)
-    };
-    tag("Komi", &komi);
-    if tak.line {
-        tag(
-            "Variant",
-            "line-of-four (Agon: four flats in a row, column or diagonal)",
-        );
-    }
-    let result = record.result_detail.clone().or_else(|| {
-        ["1-0", "0-1", "1/2-1/2"]
-            .contains(&record.result.as_str())
-            .then(|| record.result.clone())
-    });
-    if let Some(r) = &result {
-        tag("Result", r);
-    }
-    tag("Clock", &format!("p1 {} p2 {}", record.p1.tc, record.p2.tc));
-    tag("Termination", termination_tag(&record.termination));
-    // The move number and side to move of the start (TPS fields 2 and 3).
-    let (mut number, mut second) = (1u64, false);
-    if let Some(tps) = &record.opening.position {
-        tag("TPS", tps);
-        let fields: Vec<&str> = tps.split_whitespace().collect();
-        second = fields.get(1) == Some(&"2");
-        number = fields.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
-    }
-    out.push('\n');
-    let mut row = String::new();
-    if second {
-        row = format!("{number}. --");
-    }
-    for m in &record.moves {
-        let comment = if m.book {
-            " {book}".to_string()
-        } else {
-            let c = move_comment(m);
-            if c.is_empty() {
-                c
-            } else {
-                format!(" {{{c}}}")
-            }
-        };
-        if second {
-            row.push_str(&format!(" {}{comment}", display(&m.mv)));
-            out.push_str(&row);
-            out.push('\n');
-            row.clear();
-            number += 1;
-        } else {
-            row = format!("{number}. {}{comment}", display(&m.mv));
-        }
-        second = !second;
-    }
-    if !row.is_empty() {
-        out.push_str(&row);
-        out.push('\n');
-    }
-    if !matches!(record.termination, Termination::Normal) {
-        out.push_str(&format!("{{{}}}\n", pgn_comment(&record.reason)));
-    }
-    if let Some(r) = result {
-        out.push_str(&r);
-        out.push('\n');
-    }
-    out.push('\n');
-    Some(out)
+    Some(game.write() + "\n")
 }
 
 /// Appends `text` to the file at `path` (created if needed) and syncs it.

@@ -5,67 +5,17 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
-use common::{agon, arena, http_status_and_body};
-use serde_json::Value;
+use common::{agon, get_json as get, start_serve, Served};
 
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(engines: &[String]) -> Server {
-    let mut command = Command::new(arena());
-    command.args(["serve", "--port", "0"]);
+fn serve(engines: &[String]) -> Served {
+    let mut args = Vec::new();
     for e in engines {
-        command.arg("--engine").arg(e);
+        args.push("--engine");
+        args.push(e.as_str());
     }
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start arena serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().expect("stdout"))
-        .read_line(&mut line)
-        .expect("read the address");
-    let port = line
-        .trim()
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in '{line}'"));
-    Server { child, port }
-}
-
-/// `GET path`: the status and the body as JSON.
-fn get(port: u16, path: &str) -> (u16, Value) {
-    let addr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).expect("read the answer");
-    let (status, body) = http_status_and_body(&text);
-    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: '{body}'"));
-    (status, json)
+    start_serve(&args)
 }
 
 #[test]
@@ -105,16 +55,35 @@ fn tak_reserves_flats_and_moves_come_from_the_rules() {
         "/api/board?spec=tak%20size=6%20halfkomi=4&moves=a1%20f6%20Cc3%20Sd4",
     );
     assert_eq!(status, 200, "{body}");
-    let tak = &body["tak"];
-    assert_eq!(tak["stones"], serde_json::json!([29, 28]), "{tak}");
-    assert_eq!(tak["caps"], serde_json::json!([0, 1]), "{tak}");
+    // The game's own counts, by label.
+    let count = |label: &str| {
+        body["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["label"] == label)
+            .unwrap_or_else(|| panic!("no count '{label}': {body}"))["values"]
+            .clone()
+    };
+    assert_eq!(count("stones left"), serde_json::json!([29, 28]));
+    assert_eq!(count("capstones left"), serde_json::json!([0, 1]));
     // Flats on top: f6 is White's, a1 Black's; the capstone and the wall are no flats.
-    assert_eq!(tak["flats"], serde_json::json!([1, 1]), "{tak}");
-    assert_eq!(tak["komi"], "2");
+    assert_eq!(count("flats on top"), serde_json::json!([1, 1]));
     assert_eq!(
-        tak["flat_score"],
+        body["standing"],
         "White 1 - Black 1 - komi 2: Black ahead by 2 (from White's side)"
     );
+    let export = |format: &str| {
+        body["exports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["format"] == format)
+            .unwrap_or_else(|| panic!("no {format}: {body}"))["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     assert_eq!(body["last"]["to"], serde_json::json!(["d4"]));
     assert_eq!(body["last"]["kind"], "S");
     // White's capstone on c3 may now move one square in any of four directions.
@@ -126,10 +95,10 @@ fn tak_reserves_flats_and_moves_come_from_the_rules() {
         .map(|m| m["mv"].as_str().unwrap())
         .collect();
     assert_eq!(from_c3.len(), 4, "{from_c3:?}");
-    assert!(tak["ptn"]
-        .as_str()
-        .unwrap()
-        .contains("1. a1 f6\n2. Cc3 Sd4\n"));
+    let ptn = export("PTN");
+    assert!(ptn.contains("[Komi \"2\"]"), "{ptn}");
+    assert!(ptn.contains("1. a1 f6\n2. Cc3 Sd4\n"), "{ptn}");
+    assert_eq!(export("TPS"), body["view"]["position"].as_str().unwrap());
 
     // A move the rules refuse is named with the library's reason.
     let (status, body) = get(server.port, "/api/board?spec=tak%20size=6&moves=Ca1");

@@ -101,9 +101,14 @@ const marked = (cls) => page.evaluate((c) => [...document.querySelectorAll(`#pla
   .map((r) => r.parentNode.dataset.sq), cls);
 const dots = () => page.evaluate(() => [...document.querySelectorAll('#play-board [data-dest]')].map((d) => d.dataset.dest));
 
+// Stones and capstones each side starts with, by board size: the published Tak rules
+// (ustak.org), not the library's table.
+const TAK_START = { 3: [10, 0], 4: [15, 0], 5: [21, 1], 6: [30, 1], 7: [40, 2], 8: [50, 2] };
+
 // Reserves and flats counted from a TPS string, independently of the server: every digit
 // is a stone of that colour; a stack ending in C has a capstone on top.
-function countTps(tps, start) {
+function countTps(tps) {
+  const start = TAK_START[tps.split(' ')[0].split('/').length];
   const board = tps.split(' ')[0];
   const placed = { 1: 0, 2: 0 }, caps = { 1: 0, 2: 0 }, flats = { 1: 0, 2: 0 };
   for (const square of board.replace(/\//g, ',').split(',')) {
@@ -124,21 +129,29 @@ async function checkTakCounts(label, quiet) {
   const seen = await page.evaluate(() => ({
     ply: Number(document.getElementById('play-board').dataset.ply),
     ready: document.getElementById('play-board').dataset.ready,
-    counts: ['p1', 'p2'].map((s) => ['stones', 'caps', 'flats'].map((w) => Number(document.getElementById(`tak-${w}-${s}`).textContent))),
-    score: document.getElementById('tak-score').textContent,
+    counts: ['p1', 'p2'].map((s) => [...document.querySelectorAll(`#counts-panel [data-seat="${s}"] .num`)].map((n) => Number(n.textContent))),
+    labels: [...document.querySelectorAll('#counts-panel [data-seat="p1"] .num')].map((n) => n.dataset.count),
+    score: document.querySelector('#counts-panel .standing').textContent,
   }));
   if (seen.ready !== 'yes') return checkTakCounts(label, quiet);
   const id = await sessionId();
   const json = await page.evaluate(async ([i, p]) => (await fetch(`/api/play/${i}/board?ply=${p}`)).json(), [id, seen.ply]);
-  const tak = json.info.tak;
+  // The library's counts, by their labels.
+  const byLabel = Object.fromEntries(json.info.counts.map((c) => [c.label, c.values]));
+  const tak = {
+    tps: json.info.exports.find((e) => e.format === 'TPS').text,
+    stones: byLabel['stones left'], caps: byLabel['capstones left'], flats: byLabel['flats on top'],
+    flat_score: json.info.standing,
+  };
   const shown = seen.counts;
-  const counted = countTps(tak.tps, tak.start);
+  const counted = countTps(tak.tps);
   const ok = json.info.ply === seen.ply
     && shown[0][0] === tak.stones[0] && shown[1][0] === tak.stones[1]
     && shown[0][1] === tak.caps[0] && shown[1][1] === tak.caps[1]
     && shown[0][2] === tak.flats[0] && shown[1][2] === tak.flats[1]
     && JSON.stringify(counted) === JSON.stringify({ stones: tak.stones, caps: tak.caps, flats: tak.flats })
-    && seen.score === tak.flat_score;
+    && seen.score === tak.flat_score
+    && seen.labels.join() === 'stones left,capstones left,flats on top';
   const message = `${label} (ply ${seen.ply}): reserves ${shown[0][0]}/${shown[1][0]}, capstones ${shown[0][1]}/${shown[1][1]}, flats ${shown[0][2]}/${shown[1][2]} shown = library = counted from ${tak.tps}`;
   if (!ok) check(false, `${message} (library ${JSON.stringify(tak)}, shown ${JSON.stringify(seen)}, counted ${JSON.stringify(counted)})`);
   if (!quiet) check(true, message);
@@ -331,7 +344,7 @@ try {
   const firstDrops = [...new Set((await serverBoard()).info.moves.filter((m) => m.from === 'b2' && m.drops.reduce((a, b) => a + b) === 3).map((m) => m.to[0]))];
   check(same(Object.keys(badges), firstDrops) && Object.values(badges).every((b) => b === '2'),
     `carrying 3 from b2: drop squares ${Object.keys(badges).join(' ')} each marked 2 (stones left in hand)`);
-  check(/Carrying 3 of 3 from b2/.test(await page.locator('#tak-carry').textContent()), 'the side panel says what is carried and where to click');
+  check(/Carrying 3 of 3 from b2/.test(await page.locator('#carry').textContent()), 'the side panel says what is carried and where to click');
   await boardShot('tak-carry.png');
   for (const sq of ['b3', 'b4', 'b5']) await page.click(`#play-board [data-sq="${sq}"]`);
   await ready(1);
@@ -352,15 +365,16 @@ try {
   await waitForMoves(4);
   check((await page.locator('#moves li').nth(2).textContent()) === `S${empty}`, `a wall placed on ${empty}`);
   check(await page.locator(`#play-board [data-sq="${empty}"] [data-piece="1S"]`).count() === 1, 'the wall is drawn');
-  await page.check('input[name=piece][value=""]');
+  await page.check('input[name=piece][value=F]');
   // TPS and PTN copy buttons: the clipboard holds the library's text.
   await page.click('#copy-tps');
   await page.waitForFunction(() => /copied/.test(document.getElementById('copied').textContent));
   const tpsCopied = await page.evaluate(() => navigator.clipboard.readText());
   const takNow = (await serverBoard()).info;
-  check(tpsCopied === takNow.tak.tps && tpsCopied === takNow.view.position, `Copy TPS copies ${tpsCopied}`);
+  const tpsNow = takNow.exports.find((e) => e.format === 'TPS').text;
+  check(tpsCopied === tpsNow && tpsCopied === takNow.view.position, `Copy TPS copies ${tpsCopied}`);
   await page.click('#copy-ptn');
-  await page.waitForFunction(() => document.getElementById('export-text').dataset.kind === 'ptn');
+  await page.waitForFunction(() => document.getElementById('export-text').dataset.kind === 'PTN');
   const ptn = await page.evaluate(() => navigator.clipboard.readText());
   check(/\[Size "5"\]/.test(ptn) && /\[TPS "x5\/x5\/x,12,2,x2\/x,121,1,x2\/x5 1 8"\]/.test(ptn) && /8\. 3b2\+111 /.test(ptn),
     `Copy PTN copies the game with its tags and moves (${ptn.split('\n').filter((l) => /^\d/.test(l)).join(' / ')})`);

@@ -41,6 +41,14 @@ function showTab(name) {
 // ---- drawing ----
 const COLOURS = { x: '#222', o: '#fafafa', w: '#fafafa', b: '#222', '1': '#f4efe4', '2': '#3b3b3b' };
 const EDGE = { '1': '#555', '2': '#d8d8d8' };
+
+// How a game's board is drawn, as the game itself says (GET /api/config): squares in two
+// shades or not, pieces as letters, discs or stacks, the kinds a placement may have.
+const PLAIN = { checkered: false, pieces: 'discs', kinds: [] };
+function styleOf(view) {
+  const game = config && config.games.find((g) => g.name === view.game);
+  return game ? game.style : PLAIN;
+}
 let flipped = false;
 
 function el(name, attrs, parent) {
@@ -59,7 +67,8 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
   const flip = opts.flip !== undefined ? opts.flip : false;
   const rows = view.cells.length;
   const cols = rows ? view.cells[0].length : 0;
-  const cap = view.game === 'tak' ? 96 : 88;
+  const style = styleOf(view);
+  const cap = style.pieces === 'stacks' ? 96 : 88;
   const size = Math.max(14, Math.min(cap, Math.floor((maxPx || 560) / Math.max(rows, cols, 1))));
   const margin = 18;
   const svg = el('svg', { width: cols * size + margin, height: rows * size + margin, 'data-game': view.game,
@@ -70,14 +79,14 @@ function drawBoard(container, view, marks, onClick, maxPx, opts) {
     const [x, y] = place(r, c);
     centre[cell.sq] = [x + size / 2, y + size / 2];
     const cls = ['sq'];
-    if ((r + c) % 2 === 1 && (view.game === 'clobber' || view.game === 'mnk')) cls.push('dark');
+    if ((r + c) % 2 === 1 && style.checkered) cls.push('dark');
     if (cell.camp) cls.push(cell.camp === 'p1' ? 'camp1' : 'camp2');
     if (marks && marks[cell.sq]) cls.push(marks[cell.sq]);
     const g = el('g', { 'data-sq': cell.sq, class: 'cell' }, svg);
     el('rect', { x, y, width: size, height: size, class: cls.join(' ') }, g);
-    drawPieces(g, view.game, cell, x, y, size);
+    drawPieces(g, style, view, cell, x, y, size);
     if (opts.dots && opts.dots.has(cell.sq)) {
-      if (cell.stack && view.game !== 'tak') {
+      if (cell.stack && style.pieces !== 'stacks') {
         el('circle', { cx: x + size / 2, cy: y + size / 2, r: size * 0.44, class: 'capture', 'stroke-width': Math.max(2, size * 0.07), 'data-dest': cell.sq }, g);
       } else {
         el('circle', { cx: x + size / 2, cy: y + size / 2, r: Math.max(3, size * 0.14), class: 'dest', 'data-dest': cell.sq }, g);
@@ -151,17 +160,18 @@ document.addEventListener('pointerup', () => {
   }, 0);
 });
 
-function drawPieces(g, game, cell, x, y, size) {
+function drawPieces(g, style, view, cell, x, y, size) {
   if (!cell.stack) return;
   const cx = x + size / 2, cy = y + size / 2;
-  if (game === 'tak') {
+  if (style.pieces === 'stacks') {
     drawStack(g, cell, x, y, size);
     return;
   }
   const piece = cell.stack;
-  if (game === 'mnk') {
+  if (style.pieces === 'letters') {
+    const first = piece === String(view.sides[0]).toLowerCase();
     const t = el('text', { x: cx, y: cy + size * 0.2, 'font-size': size * 0.6, 'text-anchor': 'middle',
-      'font-weight': 'bold', fill: piece === 'x' ? '#c0392b' : '#1f5fa8', class: 'piece', 'data-piece': piece }, g);
+      'font-weight': 'bold', fill: first ? '#c0392b' : '#1f5fa8', class: 'piece', 'data-piece': piece }, g);
     t.textContent = piece.toUpperCase();
     return;
   }
@@ -241,7 +251,7 @@ const fmt = (v) => (v === undefined || v === null ? '' : String(v));
 let config = null;
 let session = null;     // the latest state
 let gameEvents = null;  // the EventSource of the game shown
-let selection = null;   // clobber/halma: a square; tak: a pick-up in progress
+let selection = null;   // a picked piece ({ from }) or a stack picked up ({ from, carry, drops, path, dir })
 let engineGames = {};   // engine name -> { games: [...] | null, source }
 let info = null;        // the server's board info of the shown position (legal moves taken apart...)
 let infoVersion = null; // the session version `info` belongs to
@@ -254,17 +264,14 @@ const infoFresh = () => !!(session && info && infoVersion === infoKey(session));
 async function loadConfig() {
   config = await api('/api/config');
   const games = $('game-name');
-  const presets = [
-    ['tictactoe', 'mnk', { m: 3, n: 3, k: 3 }], ['mnk 5x5 k=4', 'mnk', { m: 5, n: 5, k: 4 }],
-    ['gomoku 15x15', 'mnk', { m: 15, n: 15, k: 5 }], ['clobber 5x6', 'clobber', { rows: 5, cols: 6 }],
-    ['halma 16x16', 'halma', { size: 16 }], ['halma 8x8', 'halma', { size: 8 }],
-    ['tak 5x5', 'tak', { size: 5 }], ['tak 6x6', 'tak', { size: 6 }], ['tak 4x4 line of four', 'tak', { size: 4, line: 1 }],
-  ];
-  for (const [label, name, params] of presets) {
-    const o = document.createElement('option');
-    o.value = JSON.stringify({ name, params });
-    o.textContent = label;
-    games.appendChild(o);
+  // Each game's own presets, in the registry's order.
+  for (const game of config.games) {
+    for (const { label, params } of game.presets) {
+      const o = document.createElement('option');
+      o.value = JSON.stringify({ name: game.name, params });
+      o.textContent = label;
+      games.appendChild(o);
+    }
   }
   games.addEventListener('change', () => { showParams(); offerEngines(); preview(); });
   showParams();
@@ -538,7 +545,7 @@ function drawPlay() {
   }
   if (current && current.result) {
     for (const sq of current.result.line) marks[sq] = 'win';
-    if (view.game !== 'halma') opts.line = current.result.line;
+    if (current.result.path) opts.line = current.result.line;
   }
   if (selection && current) {
     marks[selection.from] = 'sel';
@@ -548,44 +555,101 @@ function drawPlay() {
     opts.badges = badges;
   }
   // As large as fits beside the panel without scrolling.
-  const room = Math.max(320, Math.min(view.game === 'tak' ? 600 : 560, window.innerHeight - $('play-board').getBoundingClientRect().top - 40));
+  const style = styleOf(view);
+  const room = Math.max(320, Math.min(style.pieces === 'stacks' ? 600 : 560, window.innerHeight - $('play-board').getBoundingClientRect().top - 40));
   drawBoard($('play-board'), view, marks, clickSquare, room, opts);
   const board = $('play-board');
   board.dataset.session = session ? String(session.id) : '';
   board.dataset.ply = current ? String(current.ply) : '';
   board.dataset.ready = infoFresh() ? 'yes' : 'no';
   $('how-to-move').textContent = current ? current.how_to_move : '';
-  $('tak-controls').hidden = view.game !== 'tak';
-  renderTak(current, $('tak-panel'));
+  $('piece-controls').hidden = !(style.kinds.length || style.pieces === 'stacks');
+  renderKinds(style);
+  renderCounts(current, $('counts-panel'), session ? session.players : null);
+  renderExports(current);
   const res = $('result');
   const over = session ? session.over : null;
   res.hidden = !over;
   if (over) res.textContent = resultWords();
-  if (current && current.tak) $('export-text').value = $('export-text').dataset.kind === 'ptn' ? current.tak.ptn : current.tak.tps;
   renderCarry();
 }
 
-// Reserves, capstones and flats of each side and the flat count with komi.
-function renderTak(current, panel) {
-  const tak = current && current.tak;
-  panel.hidden = !tak;
-  if (!tak) return;
-  const names = session ? session.players : ['', ''];
+// What the game counts per side (Tak: stones and capstones in hand, flats on top) and
+// its standing in words, as the game gives them.
+function renderCounts(current, panel, players) {
+  const counts = current ? current.counts : [];
+  panel.hidden = !counts.length;
+  panel.replaceChildren();
+  if (!counts.length) return;
   ['p1', 'p2'].forEach((seat, i) => {
-    const set = (what, value) => { const e = panel.querySelector(`[id$="-${what}-${seat}"]`); if (e) e.textContent = String(value); };
-    set('stones', tak.stones[i]);
-    set('caps', tak.caps[i]);
-    set('flats', tak.flats[i]);
-    set('name', `${sideName(current.view.sides[i])}${names[i] ? ` (${names[i]})` : ''}`);
+    const line = document.createElement('div');
+    line.className = 'reserve';
+    line.dataset.seat = seat;
+    const chip = document.createElement('span');
+    chip.className = `chip ${seat}`;
+    const name = document.createElement('b');
+    name.className = 'name';
+    name.textContent = `${current.sides[i]}${players && players[i] ? ` (${players[i]})` : ''}`;
+    line.append(chip, ' ', name, ':');
+    counts.forEach((c, k) => {
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.dataset.count = c.label;
+      num.textContent = String(c.values[i]);
+      line.append(k ? ', ' : ' ', num, ` ${c.label}`);
+    });
+    panel.append(line);
   });
-  const score = panel.querySelector('[id$="-score"]');
-  if (score) score.textContent = tak.flat_score;
+  if (current.standing) {
+    const standing = document.createElement('div');
+    standing.className = 'standing';
+    standing.textContent = current.standing;
+    panel.append(standing);
+  }
+}
+
+// The kinds a placement may have, as the game names them (Tak: flat, wall, capstone).
+function renderKinds(style) {
+  const box = $('kinds');
+  const shown = [...box.querySelectorAll('input')].map((i) => i.value).join();
+  if (shown === style.kinds.map((k) => k.code).join()) return;
+  box.replaceChildren();
+  if (!style.kinds.length) return;
+  box.append('Place: ');
+  style.kinds.forEach((k, i) => {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'radio'; input.name = 'piece'; input.value = k.code; input.checked = i === 0;
+    label.append(input, ` ${k.name}`);
+    box.append(label, ' ');
+  });
+}
+
+// A copy button per record format of the game (Tak: TPS and PTN).
+function renderExports(current) {
+  const exports = current ? current.exports : [];
+  $('export-controls').hidden = !exports.length;
+  const box = $('export-buttons');
+  if (box.dataset.formats !== exports.map((e) => e.format).join()) {
+    box.dataset.formats = exports.map((e) => e.format).join();
+    box.replaceChildren();
+    for (const e of exports) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.id = `copy-${e.format.toLowerCase()}`;
+      b.textContent = `Copy ${e.format}`;
+      b.addEventListener('click', () => copyText(e.format));
+      box.append(b, ' ');
+    }
+  }
+  const shown = exports.find((e) => e.format === $('export-text').dataset.kind);
+  if (shown) $('export-text').value = shown.text;
 }
 
 function hoverSquare(sq) {
   const current = info;
-  if (current && selection && current.view.game === 'halma') showHops(current, sq);
-  if (!current || current.view.game !== 'tak') return;
+  if (current && selection) showHops(current, sq);
+  if (!current || styleOf(current.view).pieces !== 'stacks') return;
   for (const row of current.view.cells) for (const c of row) if (c.sq === sq && c.stack) showStack($('stack-panel'), c, current.view.sides.map(sideName));
 }
 
@@ -606,12 +670,12 @@ function destinations(current) {
   const dots = new Set();
   const badges = {};
   const sel = selection;
-  if (current.view.game !== 'tak') {
+  if (sel.carry === undefined) {
     for (const m of current.moves) if (m.from === sel.from) dots.add(m.to[0]);
     return { dots, badges };
   }
   const dropped = sel.drops.reduce((a, b) => a + b, 0);
-  for (const option of takNext(current)) {
+  for (const option of nextDrops(current)) {
     dots.add(option.sq);
     badges[option.sq] = sel.carry - dropped - 1;
   }
@@ -619,7 +683,7 @@ function destinations(current) {
 }
 
 // Tak: the legal spreads that agree with the pick-up so far.
-function takSpreads(current) {
+function matchingSpreads(current) {
   const sel = selection;
   const k = sel.drops.length;
   return current.moves.filter((m) => m.from === sel.from && m.drops && m.drops.reduce((a, b) => a + b, 0) === sel.carry
@@ -628,11 +692,11 @@ function takSpreads(current) {
 }
 
 // Tak: where the next stone may drop: the current square again, or the next one.
-function takNext(current) {
+function nextDrops(current) {
   const sel = selection;
   const k = sel.drops.length;
   const out = new Map();
-  for (const m of takSpreads(current)) {
+  for (const m of matchingSpreads(current)) {
     if (k > 0 && m.drops[k - 1] > sel.drops[k - 1]) out.set(m.to[k - 1], { sq: m.to[k - 1], again: true });
     if (m.drops[k - 1] === sel.drops[k - 1] || k === 0) {
       if (m.to.length > k) out.set(m.to[k], { sq: m.to[k], again: false });
@@ -683,14 +747,17 @@ function playable() {
 
 const currentInfo = () => (infoFresh() ? info : null);
 
+// Clicks by the shape of the legal moves, whatever the game: a square some placement
+// goes to takes the piece (of the chosen kind, when placements have kinds); a stack with
+// spreads is picked up (see spreadClick); a piece with moves is picked, then a click on
+// a destination plays that move.
 function clickSquare(sq) {
   if (!playable()) return;
-  const game = session.view.game;
-  if (game === 'mnk') { submitMove(sq); return; }
-  if (game === 'clobber' || game === 'halma') {
-    const current = currentInfo();
-    const movesFrom = (from) => (current ? current.moves.filter((m) => m.from === from) : []);
-    if (!selection) { selection = { from: sq }; drawPlay(); return; }
+  const current = currentInfo();
+  const moves = current ? current.moves : [];
+  if (selection && selection.carry !== undefined) { spreadClick(sq); return; }
+  const movesFrom = (from) => moves.filter((m) => m.from === from);
+  if (selection) {
     if (selection.from === sq) { selection = null; drawPlay(); return; }
     const legal = movesFrom(selection.from).find((m) => m.to[0] === sq);
     // Another of one's own pieces with moves: pick that one instead.
@@ -699,49 +766,66 @@ function clickSquare(sq) {
     submitMove(legal ? legal.mv : `${selection.from}-${sq}`);
     return;
   }
-  takClick(sq);
+  const places = moves.filter((m) => !m.from && m.to[0] === sq);
+  const cell = cellOf(sq);
+  if (places.length || (!cell.stack && moves.some((m) => !m.from))) { place(sq, places); return; }
+  if (movesFrom(sq).some((m) => m.drops) || (cell.stack && styleOf(session.view).pieces === 'stacks')) {
+    spreadClick(sq);
+    return;
+  }
+  if (!movesFrom(sq).length && moves.some((m) => !m.from)) { place(sq, places); return; }
+  selection = { from: sq };
+  drawPlay();
 }
 
-// Where a dragged piece may go: the library's destinations from that square (a Tak stack
+// A placement on `sq`: the legal one of the chosen kind, or (refused by the server with
+// its reason) what the click asked for.
+function place(sq, places) {
+  const chosen = document.querySelector('input[name=piece]:checked');
+  const kind = chosen ? chosen.value : null;
+  const legal = places.find((m) => !kind || !m.kind || m.kind === kind);
+  const first = styleOf(session.view).kinds[0];
+  submitMove(legal ? legal.mv : `${kind && (!first || kind !== first.code) ? kind : ''}${sq}`);
+}
+
+// Where a dragged piece may go: the library's destinations from that square (a stack
 // dragged moves whole, so one square away).
 function dragTargets(from) {
   const current = currentInfo();
   if (!current || !humanToMove()) return [];
-  return [...new Set(current.moves.filter((m) => m.from === from && (current.view.game !== 'tak' || m.to.length === 1)).map((m) => m.to[0]))];
+  return [...new Set(current.moves.filter((m) => m.from === from && (!m.drops || m.to.length === 1)).map((m) => m.to[0]))];
 }
 
-// Drag and drop: a piece (Clobber, Halma) or a whole Tak stack onto a square.
+// Drag and drop: a piece onto a square, or a whole stack onto the next square.
 function dragMove(from, to) {
   if (!playable()) return;
-  const game = session.view.game;
-  if (game === 'mnk') { submitMove(to); return; }
   const current = currentInfo();
-  if (game === 'clobber' || game === 'halma') {
-    const legal = current && current.moves.find((m) => m.from === from && m.to[0] === to);
+  const moves = current ? current.moves : [];
+  const cell = cellOf(from);
+  if (!moves.some((m) => m.from === from) && moves.some((m) => !m.from)) {
     selection = null;
-    submitMove(legal ? legal.mv : `${from}-${to}`);
+    clickSquare(to);
     return;
   }
-  const cell = cellOf(from);
-  if (!cell || !cell.stack) { takClick(to); return; }
-  const carry = Math.min(cell.stack.length, session.view.cells.length);
-  const legal = current && current.moves.find((m) => m.from === from && m.to.length === 1 && m.to[0] === to && m.drops[0] === carry);
+  if (cell && cell.stack && (moves.some((m) => m.from === from && m.drops) || styleOf(session.view).pieces === 'stacks')) {
+    const carry = Math.min(cell.stack.length, session.view.cells.length);
+    const legal = moves.find((m) => m.from === from && m.to.length === 1 && m.to[0] === to && m.drops && m.drops[0] === carry);
+    selection = null;
+    submitMove(legal ? legal.mv : `${carry}${from}${direction(from, to) || '?'}`);
+    return;
+  }
+  const legal = moves.find((m) => m.from === from && m.to[0] === to);
   selection = null;
-  submitMove(legal ? legal.mv : `${carry}${from}${direction(from, to) || '?'}`);
+  submitMove(legal ? legal.mv : `${from}-${to}`);
 }
 
-// Tak by clicks: an empty square takes the chosen piece; a stack is picked up (the carry
-// limit's worth; click it again to carry one fewer, or use -/+), then each click on a
-// marked square drops one stone there (the mark's number: stones still in hand after).
-function takClick(sq) {
+// A stack by clicks: it is picked up (the carry limit's worth; click it again to carry
+// one fewer, or use -/+), then each click on a marked square drops one piece there (the
+// mark's number: pieces still in hand after).
+function spreadClick(sq) {
   const cell = cellOf(sq);
   const size = session.view.cells.length;
   if (!selection) {
-    if (!cell.stack) {
-      const kind = document.querySelector('input[name=piece]:checked').value;
-      submitMove(kind + sq);
-      return;
-    }
     selection = { from: sq, carry: Math.min(cell.stack.length, size), drops: [], path: [], dir: null };
     drawPlay();
     return;
@@ -789,17 +873,18 @@ function direction(from, to) {
 }
 
 function renderCarry() {
-  const box = $('tak-carry');
+  const box = $('carry');
   box.replaceChildren();
-  if (!session || !selection || session.view.game !== 'tak') {
-    if (session && !session.over && humanToMove() && session.view.game === 'tak') {
+  const stacks = session && styleOf(session.view).pieces === 'stacks';
+  if (!stacks || !selection || selection.carry === undefined) {
+    if (stacks && !session.over && humanToMove()) {
       box.textContent = 'Your move: click an empty square to place, or one of your stacks to pick it up.';
     }
     return;
   }
   const sel = selection;
   const dropped = sel.drops.reduce((a, b) => a + b, 0);
-  const next = currentInfo() ? takNext(currentInfo()).map((o) => o.sq) : [];
+  const next = currentInfo() ? nextDrops(currentInfo()).map((o) => o.sq) : [];
   box.append(`Carrying ${sel.carry - dropped} of ${sel.carry} from ${sel.from}` + (sel.drops.length ? ` (dropped ${sel.drops.join(',')} on ${sel.path.join(',')})` : '')
     + `. Next: click ${next.length ? next.join(' or ') : 'nothing: no legal spread carries this many'} to drop one stone. `);
   if (!sel.drops.length) {
@@ -849,23 +934,22 @@ $('rematch').addEventListener('click', () => {
   $('new-game').requestSubmit();
 });
 
-// Copies TPS or PTN, shown in the box below in case the clipboard is not allowed.
-async function copyText(kind) {
-  const tak = currentInfo() ? currentInfo().tak : info && info.tak;
-  if (!tak) return;
-  const text = kind === 'tps' ? tak.tps : tak.ptn;
-  $('export-text').value = text;
-  $('export-text').dataset.kind = kind;
+// Copies the game in one of its record formats, shown in the box below in case the
+// clipboard is not allowed.
+async function copyText(format) {
+  const current = currentInfo() || info;
+  const found = current && current.exports.find((e) => e.format === format);
+  if (!found) return;
+  $('export-text').value = found.text;
+  $('export-text').dataset.kind = format;
   try {
-    await navigator.clipboard.writeText(text);
-    $('copied').textContent = `${kind.toUpperCase()} copied`;
+    await navigator.clipboard.writeText(found.text);
+    $('copied').textContent = `${format} copied`;
   } catch (e) {
     $('export-text').select();
-    $('copied').textContent = document.execCommand('copy') ? `${kind.toUpperCase()} copied` : `select and copy the ${kind.toUpperCase()} below`;
+    $('copied').textContent = document.execCommand('copy') ? `${format} copied` : `select and copy the ${format} below`;
   }
 }
-$('copy-tps').addEventListener('click', () => copyText('tps'));
-$('copy-ptn').addEventListener('click', () => copyText('ptn'));
 
 // Clocks: each side's time used in this game and, for the side to move, this move's time
 // (against the engine's move time); they tick while a side thinks.
@@ -1172,19 +1256,13 @@ function drawReplay() {
   }
   if (current.result) {
     for (const sq of current.result.line) marks[sq] = 'win';
-    if (current.view.game !== 'halma') opts.line = current.result.line;
+    if (current.result.path) opts.line = current.result.line;
   }
   drawBoard($('replay-board'), current.view, marks, null, 480, opts);
   const res = $('replay-result');
   res.hidden = !current.result;
   if (current.result) res.textContent = `${current.result.words} (${current.result.score})`;
-  const tak = $('replay-tak');
-  tak.hidden = !current.tak;
-  if (current.tak) {
-    const t = current.tak;
-    tak.textContent = `${sideName(current.view.sides[0])}: ${t.stones[0]} stones, ${t.caps[0]} capstones, ${t.flats[0]} flats · `
-      + `${sideName(current.view.sides[1])}: ${t.stones[1]} stones, ${t.caps[1]} capstones, ${t.flats[1]} flats · ${t.flat_score}`;
-  }
+  renderCounts(current, $('replay-counts'), [g.record.p1.name, g.record.p2.name]);
   // The clock each side had left after its last move so far (timed games record it).
   const clocks = ['p1', 'p2'].map((seat, i) => {
     const mine = g.record.moves.slice(0, g.ply).filter((m) => m.side === seat);

@@ -1,41 +1,65 @@
 //! The game registry: a game name plus parameters becomes monomorphised code.
 //!
-//! Adding a game means one folder under `src/games/` and one line in [`dispatch`]
-//! (plus its aliases in [`ALIASES`] if it has any). Nothing in search, protocol,
-//! engine or arena changes.
-
-pub mod clobber;
-pub mod halma;
-pub mod mnk;
-pub mod tak;
+//! Adding a game means one folder under `src/games/` and one line in the registry
+//! below (plus its aliases in [`ALIASES`] if it has any). Nothing in search, protocol,
+//! engine or arena changes: a game answers for its own presentation too
+//! ([`crate::view::GameView`]), so a board page and the record formats show it without
+//! naming it.
 
 use std::fmt;
 
 use thiserror::Error;
 
 use crate::game::{Game, MoveError, Outcome, ParamSpec, PositionError, Side};
+use crate::view::{BoardInfo, Cell, GameView};
 
 /// Something that wants to run code for one concrete game type.
 pub trait GameVisitor {
     /// What the visit produces.
     type Output;
     /// Called with the concrete game type.
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: GameView>(self) -> Self::Output;
 }
 
-/// The canonical names of all games, in the order they are listed.
-pub const GAME_NAMES: &[&str] = &["mnk", "clobber", "halma", "tak"];
+/// The registry: each game's folder and type, one line each, in the order games are
+/// listed. It declares the modules, [`GAME_NAMES`] and [`dispatch`].
+macro_rules! registry {
+    ($($(#[$attr:meta])* $module:ident::$game:ident,)*) => {
+        $($(#[$attr])* pub mod $module;)*
 
-/// Runs `visitor` with the game called `name` (canonical name only); `None` if unknown.
-pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
-    Some(match name {
-        mnk::Mnk::NAME => visitor.visit::<mnk::Mnk>(),
-        clobber::Clobber::NAME => visitor.visit::<clobber::Clobber>(),
-        halma::Halma::NAME => visitor.visit::<halma::Halma>(),
-        tak::Tak::NAME => visitor.visit::<tak::Tak>(),
+        /// The canonical names of all games, in the order they are listed.
+        pub const GAME_NAMES: &[&str] = {
+            const ALL: ([&str; 16], usize) = {
+                let mut names = [""; 16];
+                let mut count = 0;
+                $($(#[$attr])* {
+                    names[count] = <$module::$game as Game>::NAME;
+                    count += 1;
+                })*
+                (names, count)
+            };
+            ALL.0.split_at(ALL.1).0
+        };
 
-        _ => return None,
-    })
+        /// Runs `visitor` with the game called `name` (canonical name only); `None` if
+        /// unknown.
+        pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+            $($(#[$attr])* {
+                if name == <$module::$game as Game>::NAME {
+                    return Some(visitor.visit::<$module::$game>());
+                }
+            })*
+            None
+        }
+    };
+}
+
+registry! {
+    mnk::Mnk,
+    clobber::Clobber,
+    halma::Halma,
+    tak::Tak,
+    #[cfg(feature = "sixth-game")] domineering::Domineering,
 }
 
 /// An alias: its name, the game it stands for, and the parameters it fixes.
@@ -299,6 +323,8 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     fn position(&self) -> String;
     /// The text board.
     fn render(&self) -> Vec<String>;
+    /// The board as cells, rows from the top ([`GameView::cells`]).
+    fn cells(&self) -> Vec<Vec<Cell>>;
     /// The position's hash.
     fn hash(&self) -> u64;
     /// A boxed copy.
@@ -312,9 +338,9 @@ impl Clone for Box<dyn AnyGame> {
 }
 
 #[derive(Clone, Debug)]
-struct Erased<G: Game>(G);
+struct Erased<G: GameView>(G);
 
-impl<G: Game> AnyGame for Erased<G> {
+impl<G: GameView> AnyGame for Erased<G> {
     fn spec(&self) -> GameSpec {
         GameSpec::of::<G>(self.0.settings_of())
     }
@@ -347,6 +373,9 @@ impl<G: Game> AnyGame for Erased<G> {
     fn render(&self) -> Vec<String> {
         self.0.render()
     }
+    fn cells(&self) -> Vec<Vec<Cell>> {
+        self.0.cells()
+    }
     fn hash(&self) -> u64 {
         self.0.hash()
     }
@@ -356,7 +385,7 @@ impl<G: Game> AnyGame for Erased<G> {
 }
 
 /// Wraps a concrete position behind [`AnyGame`].
-pub fn erase<G: Game>(pos: G) -> Box<dyn AnyGame> {
+pub fn erase<G: GameView>(pos: G) -> Box<dyn AnyGame> {
     Box::new(Erased(pos))
 }
 
@@ -367,7 +396,7 @@ struct NewGame<'a> {
 
 impl GameVisitor for NewGame<'_> {
     type Output = Result<Box<dyn AnyGame>, PositionError>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: GameView>(self) -> Self::Output {
         let settings = self.spec.settings::<G>();
         let pos = match self.position {
             None => G::start(&settings),
@@ -388,14 +417,58 @@ pub fn new_game(
     dispatch(spec.name, NewGame { spec, position }).expect("spec names a registered game")
 }
 
+struct Board<'a> {
+    spec: &'a GameSpec,
+    start: Option<&'a str>,
+    moves: &'a [String],
+    players: Option<&'a [String; 2]>,
+}
+
+impl GameVisitor for Board<'_> {
+    type Output = Result<BoardInfo, String>;
+    fn visit<G: GameView>(self) -> Self::Output {
+        crate::view::board_info::<G>(
+            &self.spec.settings::<G>(),
+            self.start,
+            self.moves,
+            self.players,
+        )
+    }
+}
+
+/// Everything a board page shows of the game `spec` from `start` (or its standard
+/// start) after `moves`, between `players` when known ([`crate::view::board_info`]).
+///
+/// # Errors
+/// A message naming the bad position or move.
+pub fn board_info(
+    spec: &GameSpec,
+    start: Option<&str>,
+    moves: &[String],
+    players: Option<&[String; 2]>,
+) -> Result<BoardInfo, String> {
+    dispatch(
+        spec.name,
+        Board {
+            spec,
+            start,
+            moves,
+            players,
+        },
+    )
+    .expect("spec names a registered game")
+}
+
 struct Describe;
 impl GameVisitor for Describe {
     type Output = GameDescription;
-    fn visit<G: Game>(self) -> GameDescription {
+    fn visit<G: GameView>(self) -> GameDescription {
         GameDescription {
             name: G::NAME,
             params: G::params(),
             heuristics: G::heuristics().iter().map(|h| h.0).collect(),
+            style: G::STYLE,
+            presets: G::PRESETS,
         }
     }
 }
@@ -409,6 +482,10 @@ pub struct GameDescription {
     pub params: &'static [ParamSpec],
     /// Heuristic names, the default first.
     pub heuristics: Vec<&'static str>,
+    /// How a page draws it.
+    pub style: crate::view::Style,
+    /// The configurations a page offers first.
+    pub presets: &'static [crate::view::Preset],
 }
 
 /// Descriptions of every registered game.

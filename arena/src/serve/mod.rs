@@ -11,6 +11,7 @@
 //! connections are held at once (more wait to be accepted).
 
 pub mod board;
+mod engines;
 mod guard;
 mod listen;
 mod live_view;
@@ -305,11 +306,30 @@ async fn api_config(State(state): State<Shared>) -> Json<serde_json::Value> {
     let games: Vec<serde_json::Value> = agon::games::describe_all()
         .iter()
         .map(|g| {
+            // The game's own presets; a game without any is offered with its defaults.
+            let presets: Vec<serde_json::Value> = if g.presets.is_empty() {
+                vec![json!({ "label": g.name, "params": {} })]
+            } else {
+                g.presets
+                    .iter()
+                    .map(|(label, params)| {
+                        let params: serde_json::Map<String, serde_json::Value> =
+                            params.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+                        json!({ "label": label, "params": params })
+                    })
+                    .collect()
+            };
             json!({
                 "name": g.name,
                 "params": g.params.iter().map(|p| json!({
                     "key": p.name, "min": p.min, "max": p.max, "default": p.default, "doc": p.doc,
                 })).collect::<Vec<_>>(),
+                "presets": presets,
+                "style": {
+                    "checkered": g.style.checkered,
+                    "pieces": g.style.pieces.name(),
+                    "kinds": g.style.kinds.iter().map(|(code, name)| json!({ "code": code, "name": name })).collect::<Vec<_>>(),
+                },
             })
         })
         .collect();
@@ -384,7 +404,7 @@ async fn api_new_game(
         match state.config.engines.iter().find(|e| &e.name == who) {
             Some(e) => {
                 // The games it plays, as the page is told (asked once, then remembered).
-                let (games, source) = board::engine_games(e, &state.config.referee).await;
+                let (games, source) = engines::engine_games(e, &state.config.referee).await;
                 if let Some(games) = games.filter(|g| !g.iter().any(|n| n == spec.name)) {
                     let plays = if games.is_empty() {
                         "no game".to_string()

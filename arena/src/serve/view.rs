@@ -1,5 +1,5 @@
-//! What the web page draws: a board as rows of cells, read from the position string the
-//! library writes (protocol.md section 8), so the page never parses a game's notation.
+//! What the web page draws: a board as rows of cells, as the game itself gives them
+//! ([`agon::view::GameView::cells`]), so the page never parses a game's notation.
 
 use agon::game::Side;
 use agon::games::AnyGame;
@@ -14,10 +14,10 @@ pub struct Cell {
     /// The pieces from the bottom, one letter each (`x`, `o`, `w`, `b`; Tak `1`, `2`);
     /// empty for an empty square.
     pub stack: String,
-    /// Tak: `S` (wall) or `C` (capstone) when the top piece is one.
+    /// The top piece's kind when it is not a plain piece (Tak `S` wall, `C` capstone).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub top: String,
-    /// Halma: the side whose home camp holds this square (`p1`, `p2`).
+    /// The seat whose home zone holds this square (Halma's camps: `p1`, `p2`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub camp: Option<&'static str>,
 }
@@ -52,27 +52,20 @@ pub fn board_view(game: &dyn AnyGame) -> BoardView {
     let spec = game.spec();
     let position = game.position();
     let outcome = game.outcome();
-    let board = position.split(' ').next().unwrap_or("");
-    let mut cells: Vec<Vec<Cell>> = if spec.name == "tak" {
-        board.split('/').map(tak_row).collect()
-    } else {
-        board.split('/').map(letter_row).collect()
-    };
-    let rows = cells.len();
-    for (r, row) in cells.iter_mut().enumerate() {
-        for (c, cell) in row.iter_mut().enumerate() {
-            cell.sq = square_name(c, rows - 1 - r);
-        }
-    }
-    if spec.name == "halma" {
-        for (side, seat) in [(Side::First, "p1"), (Side::Second, "p2")] {
-            for (file, rank) in agon::games::halma::camp_squares(rows, side) {
-                if let Some(cell) = cells.get_mut(rows - 1 - rank).and_then(|r| r.get_mut(file)) {
-                    cell.camp = Some(seat);
-                }
-            }
-        }
-    }
+    let cells: Vec<Vec<Cell>> = game
+        .cells()
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|c| Cell {
+                    sq: c.sq,
+                    stack: c.stack,
+                    top: c.top,
+                    camp: c.camp.map(|side| crate::record::Seat::of(side).name()),
+                })
+                .collect()
+        })
+        .collect();
     let side = game.side_to_move();
     BoardView {
         game: spec.name,
@@ -90,63 +83,6 @@ pub fn board_view(game: &dyn AnyGame) -> BoardView {
         cells,
         position,
     }
-}
-
-/// `a1`-style square name of file `file` and rank `rank`, both from 0.
-fn square_name(file: usize, rank: usize) -> String {
-    let letter = char::from(b'a' + (file % 26) as u8);
-    format!("{letter}{}", rank + 1)
-}
-
-/// A row of an m,n,k, Clobber or Halma position: letters are pieces, a number or `.`
-/// empty squares.
-fn letter_row(text: &str) -> Vec<Cell> {
-    let mut row = Vec::new();
-    let mut run = 0usize;
-    for ch in text.chars() {
-        if let Some(d) = ch.to_digit(10) {
-            run = run * 10 + d as usize;
-            continue;
-        }
-        row.extend(std::iter::repeat_n(Cell::default(), run));
-        run = 0;
-        if ch == '.' {
-            row.push(Cell::default());
-        } else {
-            row.push(Cell {
-                stack: ch.to_ascii_lowercase().to_string(),
-                ..Cell::default()
-            });
-        }
-    }
-    row.extend(std::iter::repeat_n(Cell::default(), run));
-    row
-}
-
-/// A rank of a TPS position: `x`, `xN` or a stack like `121S`.
-fn tak_row(text: &str) -> Vec<Cell> {
-    let mut row = Vec::new();
-    for square in text.split(',') {
-        if let Some(count) = square.strip_prefix('x') {
-            let n = if count.is_empty() {
-                1
-            } else {
-                count.parse().unwrap_or(1)
-            };
-            row.extend(std::iter::repeat_n(Cell::default(), n));
-        } else {
-            let (stack, top) = match square.strip_suffix(['S', 'C']) {
-                Some(rest) => (rest, &square[rest.len()..]),
-                None => (square, ""),
-            };
-            row.push(Cell {
-                stack: stack.to_string(),
-                top: top.to_string(),
-                ..Cell::default()
-            });
-        }
-    }
-    row
 }
 
 /// The view of the position `position` (or the start) of `spec` after `moves`.

@@ -279,8 +279,13 @@ impl Drop for Served {
 /// (so that it is listening when this returns), then drains the rest of its output so
 /// that it never blocks on a full pipe.
 pub fn start_serve(args: &[&str]) -> Served {
+    start_serve_of(&arena(), args)
+}
+
+/// [`start_serve`] with the arena binary at `program`.
+pub fn start_serve_of(program: &Path, args: &[&str]) -> Served {
     use std::io::BufRead;
-    let mut child = Command::new(arena())
+    let mut child = Command::new(program)
         .arg("serve")
         .args(["--port", "0"])
         .args(args)
@@ -327,4 +332,23 @@ pub fn start_serve(args: &[&str]) -> Served {
 /// so it is graded in a few seconds.
 pub fn quitter(tag: &str) -> String {
     format!("import sys\nsys.exit(3)  # {tag}\n")
+}
+
+/// `GET path` from the server on the loopback `port`: the status and the body as JSON.
+pub fn get_json(port: u16, path: &str) -> (u16, Value) {
+    use std::io::{Read, Write};
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+    let addr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read the answer");
+    let (status, body) = http_status_and_body(&text);
+    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: '{body}'"));
+    (status, json)
 }

@@ -55,6 +55,7 @@ pub mod book;
 mod eval;
 mod notation;
 pub mod solve;
+mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

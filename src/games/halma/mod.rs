@@ -22,6 +22,7 @@
 
 mod eval;
 mod notation;
+mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

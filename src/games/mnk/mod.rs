@@ -7,6 +7,7 @@
 mod eval;
 mod notation;
 pub mod solve;
+mod view;
 #[cfg(test)]
 mod tune;
 

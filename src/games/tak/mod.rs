@@ -37,6 +37,8 @@ mod eval;
 mod features;
 mod notation;
 mod policy;
+mod ptn;
+mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -52,6 +54,7 @@ use crate::zobrist;
 
 pub use eval::TakHeuristic;
 pub use notation::{result_code, square_name, stack_text, MIDGAME_6};
+pub use ptn::{komi_text, PtnGame, PtnMove};
 
 /// Squares of the largest board.
 const MAX_SQ: usize = 64;
