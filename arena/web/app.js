@@ -498,7 +498,8 @@ function renderSession() {
 }
 
 // The server's board info for the session's current version (legal moves taken apart,
-// the last move, Tak's counts, the result); the board is redrawn when it arrives.
+// the last move, the game's counts and records, the result); the board is redrawn when
+// it arrives.
 async function loadInfo() {
   const id = session.id;
   const key = infoKey(session);
@@ -664,8 +665,8 @@ function showHops(current, sq) {
   el('polyline', { points, class: 'hops hops-hover', 'data-hops': [move.from, ...move.hops, sq].join(' ') }, svg);
 }
 
-// The squares where the picked piece may go (and, carrying a Tak stack, the stones that
-// would still be in hand after a drop there), from the server's legal moves.
+// The squares where the picked piece may go (and, carrying a stack, the pieces that would
+// still be in hand after a drop there), from the server's legal moves.
 function destinations(current) {
   const dots = new Set();
   const badges = {};
@@ -682,7 +683,7 @@ function destinations(current) {
   return { dots, badges };
 }
 
-// Tak: the legal spreads that agree with the pick-up so far.
+// A stack picked up: the legal spreads that agree with the drops so far.
 function matchingSpreads(current) {
   const sel = selection;
   const k = sel.drops.length;
@@ -691,7 +692,8 @@ function matchingSpreads(current) {
     && sel.drops.every((d, i) => (i < k - 1 ? m.drops[i] === d : m.drops[i] >= d)));
 }
 
-// Tak: where the next stone may drop: the current square again, or the next one.
+// A stack picked up: where the next piece may drop: the current square again, or the
+// next one.
 function nextDrops(current) {
   const sel = selection;
   const k = sel.drops.length;
