@@ -343,7 +343,7 @@ impl<G: Game> Searcher<G> for Mcts<G> {
     ) -> SearchResult<G::Move> {
         // The default 20 moves to go: MCTS's clock use was not measured with the game's
         // estimate of the moves left.
-        let Budget { soft, hard } = budget(limits, self.move_overhead, None);
+        let Budget { soft, hard, .. } = budget(limits, self.move_overhead, None);
         // `nodes` counts iterations; `depth` (or, with no limit at all, `Depth`) a
         // thousand iterations per ply.
         let by_depth = |d: u32| u64::from(d.max(1)) * 1000;

@@ -153,10 +153,6 @@ impl Tuning {
 /// (one less than at a principal-variation node). Tak 6x6 komi 2 against Tiltak at fixed
 /// nodes: 2 plies less scored better than 1 and than none (see the commit).
 const ROOT_LMR_LESS: i32 = 2;
-/// With a clock, a new iteration is started only before this fraction of the soft
-/// deadline (an iteration costs several times the one before; the hard deadline stops
-/// one that runs long). Measured with the moves to go in `time.rs`.
-const CLOCK_START_FRACTION: f64 = 0.65;
 /// Deepest iteration when no depth is given.
 pub const MAX_DEPTH: u32 = 128;
 const HISTORY_SIZE: usize = 1 << 14;
@@ -930,7 +926,11 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             .tuning
             .history_malus
             .unwrap_or_else(|| pos.history_malus());
-        let Budget { soft, hard } = budget(limits, self.move_overhead, pos.moves_left());
+        let Budget {
+            soft,
+            hard,
+            start_before,
+        } = budget(limits, self.move_overhead, pos.moves_left());
         self.hard_deadline = hard.map(|h| control.start + h);
         for h in self.history.iter_mut() {
             *h /= 8;
@@ -1083,17 +1083,10 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
                 result.solved = true;
                 break;
             }
-            if let Some(soft) = soft {
-                // An iteration costs several times the previous one: do not start one
-                // that cannot finish.
-                let fraction = if limits.clock.is_some() {
-                    CLOCK_START_FRACTION
-                } else {
-                    1.0
-                };
-                if elapsed >= soft.mul_f64(fraction) {
-                    break;
-                }
+            // An iteration costs several times the previous one: do not start one that
+            // cannot finish (time.rs's rule).
+            if start_before.is_some_and(|limit| elapsed >= limit) {
+                break;
             }
             if root.len() == 1 && limits.clock.is_some() && !limits.infinite {
                 break;

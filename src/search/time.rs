@@ -1,8 +1,9 @@
 //! Time management: how long one move may take, from `go`'s limits.
 //!
-//! Two deadlines: the *soft* one, after which no new iteration is started (with a clock,
-//! none after 65% of it: `CLOCK_START_FRACTION` in `pvs.rs`), and the *hard* one, at which
-//! a running iteration is abandoned. With a clock the engine budgets
+//! Two deadlines: the *soft* one, the time a move should take, and the *hard* one, at
+//! which a running iteration is abandoned; and the rule for starting one more iteration
+//! ([`Budget::start_before`]: with a clock, only before 65% of the soft deadline, since an
+//! iteration costs several times the one before). With a clock the engine budgets
 //! `time / moves_to_go + 3/4 increment`, never more than half of what is left, and always
 //! keeps `move_overhead` back for the controller's and the pipe's latency. In sudden death
 //! moves to go is the game's estimate of the moves left (`Game::moves_left`: Tak counts
@@ -15,11 +16,19 @@ use super::Limits;
 /// The deadlines of one search, measured from its start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Do not start another iteration after this.
+    /// The time the move should take.
     pub soft: Option<Duration>,
     /// Stop the search at this point.
     pub hard: Option<Duration>,
+    /// Do not start another iteration after this: the soft deadline with `movetime`,
+    /// [`CLOCK_START_FRACTION`] of it with a clock.
+    pub start_before: Option<Duration>,
 }
+
+/// With a clock, a new iteration is started only before this fraction of the soft
+/// deadline (an iteration costs several times the one before; the hard deadline stops
+/// one that runs long). Measured together with [`DEFAULT_MOVES_TO_GO`].
+pub const CLOCK_START_FRACTION: f64 = 0.65;
 
 /// Moves to budget for when the clock has no `movestogo`. 20 (25 before): at 10 s + 0.1 s
 /// on Tak 6x6 against Tiltak, with 25 and iterations started up to half the soft deadline
@@ -35,16 +44,15 @@ const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// ([`crate::game::Game::moves_left`]), used in place of [`DEFAULT_MOVES_TO_GO`] when the
 /// clock has no `movestogo`; `None` keeps the default.
 pub fn budget(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>) -> Budget {
-    if limits.infinite {
-        return Budget {
-            soft: None,
-            hard: None,
-        };
-    }
-    let mut budget = Budget {
+    let none = Budget {
         soft: None,
         hard: None,
+        start_before: None,
     };
+    if limits.infinite {
+        return none;
+    }
+    let mut budget = none;
     if let Some(movetime) = limits.movetime {
         // `movetime` is exact: use all of it but the overhead, at least 1 ms.
         let t = movetime
@@ -53,6 +61,7 @@ pub fn budget(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>)
         budget = Budget {
             soft: Some(t),
             hard: Some(t),
+            start_before: None,
         };
     }
     if let Some(clock) = limits.clock {
@@ -71,6 +80,12 @@ pub fn budget(limits: &Limits, move_overhead: Duration, moves_left: Option<u32>)
         budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
         budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
     }
+    let fraction = if limits.clock.is_some() {
+        CLOCK_START_FRACTION
+    } else {
+        1.0
+    };
+    budget.start_before = budget.soft.map(|s| s.mul_f64(fraction));
     budget
 }
 
@@ -92,6 +107,24 @@ mod tests {
         let b = budget(&limits, ms(20), None);
         assert_eq!(b.hard, Some(ms(480)));
         assert_eq!(b.soft, Some(ms(480)));
+        // The whole of it may go to iterations.
+        assert_eq!(b.start_before, Some(ms(480)));
+    }
+
+    #[test]
+    fn with_a_clock_no_iteration_starts_after_65_percent_of_the_soft_deadline() {
+        let limits = Limits {
+            clock: Some(MoverClock {
+                time: ms(10_010),
+                increment: ms(100),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let b = budget(&limits, ms(10), None);
+        // 10 s over 20 moves plus 3/4 of 100 ms: 575 ms; 65% of it.
+        assert_eq!(b.soft, Some(ms(575)));
+        assert_eq!(b.start_before, Some(ms(575).mul_f64(0.65)));
     }
 
     #[test]
@@ -164,14 +197,16 @@ mod tests {
             b,
             Budget {
                 soft: None,
-                hard: None
+                hard: None,
+                start_before: None,
             }
         );
         assert_eq!(
             budget(&Limits::depth(5), ms(0), None),
             Budget {
                 soft: None,
-                hard: None
+                hard: None,
+                start_before: None,
             }
         );
     }
