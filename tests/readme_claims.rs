@@ -1,12 +1,13 @@
-//! What README.md and protocol.md say about the engine, checked against what it does
-//! (issue 54): which commands a search refuses, the README session, the 5x5 proof and the
-//! memory it needs through the protocol, when `solve` names a move, and that every shell
-//! line of the README runs the binaries it just built.
+//! What the book's engine page (docs/engine.md) and protocol.md say about the engine,
+//! checked against what it does (issue 54): which commands a search refuses, the example
+//! session, the 5x5 proof and the memory it needs through the protocol, when `solve` names a
+//! move, and that every shell line of the README and the book runs the binaries it just
+//! built.
 
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::EngineProcess;
@@ -119,8 +120,8 @@ fn the_busy_lists_of_readme_and_protocol_md_are_what_the_engine_refuses() {
     assert_eq!(ticked(listed), refused, "protocol.md's busy row: {row}");
     assert_eq!(ticked(but), answered, "protocol.md's busy row: {row}");
 
-    // README after its session.
-    let readme = doc("README.md");
+    // docs/engine.md after its session.
+    let readme = doc("docs/engine.md");
     let sentence = between(
         &readme,
         "`go` answers at once and the search runs on:",
@@ -137,7 +138,7 @@ fn the_busy_lists_of_readme_and_protocol_md_are_what_the_engine_refuses() {
 
 #[test]
 fn the_readme_session_plays_a_legal_move_and_says_its_output_is_illustrative() {
-    let readme = doc("README.md");
+    let readme = doc("docs/engine.md");
     let intro = between(
         &readme,
         "A session, as a GUI or a script would drive it",
@@ -187,7 +188,7 @@ fn the_readme_session_plays_a_legal_move_and_says_its_output_is_illustrative() {
 /// README names is enough.
 #[test]
 fn the_readme_5x5_proof_and_the_hash_it_needs() {
-    let readme = doc("README.md");
+    let readme = doc("docs/engine.md");
     let claim = between(
         &readme,
         "the empty 5x5 four-in-a-row board is proved a",
@@ -301,27 +302,34 @@ fn solve_names_a_move_exactly_when_protocol_md_says() {
     assert!(has_move(&searched), "{searched}");
 }
 
-/// Every command line of a README shell block runs what the build made
-/// (`./target/release/agon`, `./target/release/arena`), never a bare `agon` or `arena`
-/// that a fresh clone does not have on its PATH.
+/// Every command line of a shell block in the README and the book (`docs/`) runs what
+/// the build made (`./target/release/agon`, `./target/release/arena`), never a bare `agon`
+/// or `arena` that a fresh clone does not have on its PATH.
 #[test]
 fn readme_shell_lines_run_the_built_binaries() {
-    let readme = doc("README.md");
+    let mut pages = vec![PathBuf::from("README.md")];
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            pages.push(Path::new("docs").join(path.file_name().unwrap()));
+        }
+    }
+    assert!(pages.len() > 10, "the book's pages: {pages:?}");
     let mut bare = Vec::new();
-    for block in readme.split("```sh\n").skip(1) {
-        let block = &block[..block.find("```").unwrap()];
-        for line in block.lines() {
-            let line = line.trim_start();
-            let first = line.split_whitespace().next().unwrap_or("");
-            if matches!(first, "agon" | "arena") {
-                bare.push(line.to_string());
+    for page in &pages {
+        let text = doc(page.to_str().unwrap());
+        for block in text.split("```sh").skip(1) {
+            let block = &block[..block.find("```").unwrap()];
+            for line in block.lines().skip(1) {
+                let line = line.trim_start();
+                let first = line.split_whitespace().next().unwrap_or("");
+                if matches!(first, "agon" | "arena") {
+                    bare.push(format!("{}: {line}", page.display()));
+                }
             }
         }
     }
-    assert!(
-        bare.is_empty(),
-        "README lines that run a bare binary: {bare:#?}"
-    );
+    assert!(bare.is_empty(), "lines that run a bare binary: {bare:#?}");
 }
 
 /// protocol.md's options table (section 6) is the engine's option table: every option the

@@ -1,5 +1,5 @@
 //! The `arena` binary: parses the command line and dispatches to one subcommand's
-//! handler in [`cli`]. See the README's arena section for every flag and the journal
+//! handler in [`cli`]. See docs/arena.md for every flag and the journal
 //! format.
 
 mod cli;

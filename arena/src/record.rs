@@ -3,7 +3,7 @@
 //! a human-readable game file, and optionally the protocol transcript.
 //!
 //! Journal schema (version [`JOURNAL_VERSION`]): one JSON object per line, each a
-//! complete [`GameRecord`]; fields are documented on the types below and in the README.
+//! complete [`GameRecord`]; fields are documented on the types below and in docs/arena.md.
 
 use std::io;
 use std::path::Path;

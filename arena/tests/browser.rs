@@ -16,7 +16,7 @@
 //! match started after the page watches a folder that did not exist yet); a page of
 //! another origin (a second loopback port) failing to start a game by `fetch` or form.
 //! The checks are in `arena/web-tests/browser.mjs`; screenshots go to
-//! `target/browser-artifacts/` (docs/web-board.md lists them).
+//! `target/browser-artifacts/` (docs/web-board-compared.md lists them).
 
 mod common;
 
@@ -47,7 +47,7 @@ impl Drop for Killed {
     }
 }
 
-/// Every screenshot the browser test takes (docs/web-board.md shows what each proves).
+/// Every screenshot the browser test takes (docs/web-board-compared.md shows what each proves).
 const SCREENSHOTS: &[&str] = &[
     "start.png",
     "board-tictactoe.png",

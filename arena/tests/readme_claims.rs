@@ -1,4 +1,4 @@
-//! What README.md says about the arena, checked against what it does (issue 54): how many
+//! What the book (docs/) says about the arena, checked against what it does (issue 54): how many
 //! positions `arena check` asks for moves in, and where an engine's `cmd=` is looked for.
 
 mod common;
@@ -10,16 +10,22 @@ use std::time::Duration;
 
 use common::{agon, arena, run, text};
 
-fn readme() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap()
+/// A page of the book (`docs/`).
+fn page(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../docs")
+            .join(name),
+    )
+    .unwrap()
 }
 
 #[test]
 fn arena_check_asks_for_moves_in_as_many_positions_as_the_readme_says() {
-    let readme = readme();
+    let readme = page("writing-a-bot.md");
     let at = readme
         .find(" positions of seeded")
-        .expect("the README's check list");
+        .expect("the check list of docs/writing-a-bot.md");
     let word = readme[..at].rsplit(' ').next().unwrap();
     let count = [
         "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -37,7 +43,7 @@ fn arena_check_asks_for_moves_in_as_many_positions_as_the_readme_says() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             stdout.contains(&format!("a legal bestmove in each of {count} positions")),
-            "{game}: README says {word}: {}",
+            "{game}: docs/writing-a-bot.md says {word}: {}",
             text(&out)
         );
     }
@@ -45,7 +51,7 @@ fn arena_check_asks_for_moves_in_as_many_positions_as_the_readme_says() {
 
 #[test]
 fn a_command_is_looked_for_where_the_readme_says() {
-    let readme = readme();
+    let readme = page("arena.md");
     assert!(readme.contains(
         "| `cmd=PATH` | the program: a path with a `/`, or a name ending in `.py`, is taken relative to the current folder (or `dir=`); any other bare name (`cmd=agon`) is looked for next to `arena`, then on `PATH` |"
     ));
@@ -102,8 +108,8 @@ fn arena_report_takes_an_output_folder_and_names_the_fix_for_an_empty_one() {
         .arg(agon());
     let out = run(m, Duration::from_secs(120));
     assert!(out.status.success(), "{}", text(&out));
-    // As the README says: `arena report arena-out` after the default match.
-    assert!(readme().contains("`./target/release/arena report arena-out`"));
+    // As the tournaments page says: `arena report arena-out` after the default match.
+    assert!(page("tournaments.md").contains("`./target/release/arena report arena-out`"));
     let report = |target: &str| {
         let mut r = Command::new(arena());
         r.current_dir(dir.path())
@@ -127,7 +133,7 @@ fn arena_report_takes_an_output_folder_and_names_the_fix_for_an_empty_one() {
 /// `arena serve --port`, `--bind ADDR:PORT`, and errors that name the fix.
 #[test]
 fn arena_serve_takes_a_port_the_ways_a_newcomer_types_it() {
-    assert!(readme().contains("./target/release/arena serve --port 9000"));
+    assert!(page("web-board.md").contains("./target/release/arena serve --port 9000"));
     let free = || {
         std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()

@@ -1,4 +1,4 @@
-//! The README's fastchess-style examples, run as written: each ```` ```sh fastchess ````
+//! The fastchess-style examples of docs/arena.md, run as written: each ```` ```sh fastchess ````
 //! block is followed by a ```` ```sh arena-spelling ```` block with the same match in the
 //! arena's own options. Both run in one folder (as a reader would, in order, with
 //! `./target/release/arena`), and must play the same games: the same players, colours
@@ -14,7 +14,7 @@ use std::time::Duration;
 use common::*;
 use serde_json::Value;
 
-/// The README's code blocks with the given info string, in order.
+/// The page's code blocks with the given info string, in order.
 fn blocks(readme: &str, info: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current: Option<String> = None;
@@ -39,7 +39,7 @@ fn games_of(dir: &Path, block: &str) -> Vec<Value> {
         .windows(2)
         .find(|w| w[0] == "--out")
         .map(|w| w[1])
-        .expect("every README example names its --out");
+        .expect("every example of docs/arena.md names its --out");
     let file = if block.contains(" tournament ") {
         "tournament.jsonl"
     } else {
@@ -70,7 +70,7 @@ fn run_block(dir: &Path, marker: &str, block: &str) -> String {
     let out = run(c, Duration::from_secs(300));
     assert!(
         out.status.success(),
-        "README example failed:\n{block}\n{}",
+        "docs/arena.md example failed:\n{block}\n{}",
         text(&out)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -78,13 +78,13 @@ fn run_block(dir: &Path, marker: &str, block: &str) -> String {
 
 #[test]
 fn readme_fastchess_examples_play_the_same_games_as_the_arena_spelling() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/arena.md"))
+        .expect("docs/arena.md");
     let fastchess = blocks(&readme, "sh fastchess");
     let native = blocks(&readme, "sh arena-spelling");
     assert!(
         fastchess.len() >= 3,
-        "the README shows fastchess-style examples"
+        "docs/arena.md shows fastchess-style examples"
     );
     assert_eq!(
         fastchess.len(),
@@ -92,7 +92,7 @@ fn readme_fastchess_examples_play_the_same_games_as_the_arena_spelling() {
         "each has the arena's spelling beside it"
     );
     let dir = tempfile::tempdir().unwrap();
-    // `./target/release/arena` as the README writes it.
+    // `./target/release/arena` as docs/arena.md writes it.
     let bin = dir.path().join("target/release");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(arena(), bin.join("arena")).unwrap();

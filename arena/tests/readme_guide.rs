@@ -1,4 +1,4 @@
-//! The README's "Write your own bot" and "Grading a class" sections, typed as a newcomer
+//! The book's "Write your own bot" and "Grading a class" pages, typed as a newcomer
 //! types them: each `<!-- readme-test: NAME -->` block runs line by line with `sh -c` in a
 //! fresh folder that looks like a clone (`examples/` copied, `target/release/` holding the
 //! built binaries), with relative paths exactly as written. `cargo build` lines are skipped:
@@ -21,13 +21,18 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The shell lines of the README block tagged `name`.
+/// The shell lines of the block tagged `name` on a page of the book (`docs/`).
 fn block(name: &str) -> Vec<String> {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let page = if name.starts_with("grading") {
+        "docs/grading.md"
+    } else {
+        "docs/writing-a-bot.md"
+    };
+    let readme = std::fs::read_to_string(repo().join(page)).unwrap();
     let tag = format!("<!-- readme-test: {name} -->");
     let start = readme
         .find(&tag)
-        .unwrap_or_else(|| panic!("README.md has no block {tag}"));
+        .unwrap_or_else(|| panic!("{page} has no block {tag}"));
     let rest = &readme[start + tag.len()..];
     let body = rest
         .trim_start()
@@ -98,7 +103,7 @@ fn run_block(dir: &Path, name: &str, marker: &str) -> String {
         let shown = text(&out);
         assert!(
             out.status.success(),
-            "README block {name}: `{line}` failed:\n{shown}"
+            "block {name} of the book: `{line}` failed:\n{shown}"
         );
         all.push_str(&format!("$ {line}\n{shown}\n"));
     }

@@ -4,7 +4,7 @@
 // with ARENA, SCRIPTED (binaries) and TIMED_OUT (a folder the server watches that does not
 // exist yet: a 20-game match started there is timed from bestmove to page).
 // Exits 0 when every check passes; otherwise prints the failed check and exits 1.
-// Screenshots of every screen go to <artifact-dir> (docs/web-board.md names them).
+// Screenshots of every screen go to <artifact-dir> (docs/web-board-compared.md names them).
 import { chromium } from 'playwright-core';
 import { mkdirSync, rmSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -152,7 +152,7 @@ pub(crate) struct GradeArgs {
     pub(crate) concurrency: Option<usize>,
     /// How bots are isolated: strict (namespaces, a UID per bot, cgroup limits; needs
     /// root), userns (namespaces without root, per-process limits), limits (per-process
-    /// limits and Landlock only). See README, "Security model".
+    /// limits and Landlock only). See docs/security.md.
     #[arg(long, default_value = "strict")]
     pub(crate) sandbox: String,
     /// Memory limit per bot and game, MiB.
@@ -203,7 +203,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, default_value = "python3")]
     pub(crate) python: String,
     /// How to isolate the engine: off (default: your own bot), strict, userns or limits
-    /// (see README, "Security model").
+    /// (see docs/security.md).
     #[arg(long, default_value = "off")]
     pub(crate) sandbox: String,
     /// The engine command and its arguments, after `--`.

@@ -233,7 +233,7 @@ fn probe(level: Level) -> Result<Support, String> {
         return Err(format!(
             "sandbox={name} needs root (this arena runs as uid {}): it gives every engine a UID \
              of its own and cgroup limits. Without root, use sandbox=userns (namespaces and \
-             per-process limits; see README, 'Security model')",
+             per-process limits; see docs/security.md)",
             euid()
         ));
     }
