@@ -28,6 +28,7 @@ pub mod cgt;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod gomocup;
 pub mod learn;
 pub mod memory;
 pub mod perft;

@@ -120,6 +120,9 @@ enum Cmd {
         #[arg(long, default_value = "")]
         note: String,
     },
+    /// Speak the Gomocup (Piskvork) protocol on stdin/stdout, as `pbrain-agon` does: for
+    /// gomoku GUIs and managers (protocol.md section 11).
+    Gomocup,
     /// Count leaf nodes of the legal move tree.
     Perft {
         /// Depth in plies.
@@ -134,6 +137,14 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    // A copy named pbrain-... is a Gomocup brain, as managers expect.
+    if std::env::args()
+        .next()
+        .is_some_and(|a| agon::gomocup::named_as_brain(&a))
+    {
+        agon::gomocup::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -269,6 +280,10 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let text = agon::selfplay::selfplay(&spec_text, &options, &progress)?;
             std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
+        Some(Cmd::Gomocup) => {
+            agon::gomocup::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+            Ok(())
         }
         Some(Cmd::Perft { depth, divide }) => {
             // Lines are printed as they come (each `divide` line when its move is

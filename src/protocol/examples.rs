@@ -14,7 +14,8 @@
 //! - A line `> text` is sent to the engine (`text` exactly as written after `> `).
 //! - A line `< text` is a reply the engine must send, in order. When it ends with ` …`
 //!   (a space and U+2026) it is a prefix: the engine's line must start with the text before
-//!   ` …`. Otherwise the engine's line must be exactly `text`.
+//!   ` …`; `< …` alone stands for any line. Otherwise the engine's line must be exactly
+//!   `text`.
 //! - Each block starts from a fresh engine process.
 //! - `info` lines are progress reports whose number depends on timing: an engine line that
 //!   starts with `info` and does not match the next expected reply is skipped. Any other
@@ -133,13 +134,23 @@ impl<'a> Matcher<'a> {
 /// a block that is never closed: the examples are part of the specification, so a
 /// malformed one is a bug to fix, not to skip.
 pub fn parse_examples(markdown: &str) -> Vec<Exchange> {
+    parse_blocks(markdown, "exchange")
+}
+
+/// Reads every fenced block whose info string is `info` (`exchange` for the engine's own
+/// protocol, `gomocup` for the brain's), in order, by the rules of [`parse_examples`].
+///
+/// # Panics
+/// As [`parse_examples`].
+pub fn parse_blocks(markdown: &str, info: &str) -> Vec<Exchange> {
+    let fence = format!("```{info}");
     let mut exchanges = Vec::new();
     let mut current: Option<Exchange> = None;
     for (index, raw) in markdown.lines().enumerate() {
         let number = index + 1;
         let line = raw.trim_end();
         let Some(exchange) = current.as_mut() else {
-            if line.trim_start() == "```exchange" {
+            if line.trim_start() == fence {
                 current = Some(Exchange {
                     line: number,
                     steps: Vec::new(),
@@ -156,7 +167,7 @@ pub fn parse_examples(markdown: &str) -> Vec<Exchange> {
                 expect: Vec::new(),
             });
         } else if let Some(reply) = line.strip_prefix("< ") {
-            let expected = match reply.strip_suffix(" …") {
+            let expected = match reply.strip_suffix(" …").or((reply == "…").then_some("")) {
                 Some(prefix) => Expected::Prefix(prefix.to_string()),
                 None => Expected::Exact(reply.to_string()),
             };

@@ -47,6 +47,7 @@
 //! `protocol.md` (UCI-shaped, UGI-compatible, TEI handshake words accepted).
 
 pub mod examples;
+pub mod gomocup;
 mod parse;
 #[cfg(test)]
 mod proptests;
