@@ -11,7 +11,10 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
 
 use crate::process::{LineLimits, LineReader, ReadError};
-use agon::protocol::{Command, Dialect, Info, QueryKind, Reply};
+use agon::protocol::{Command, Info, QueryKind, Reply};
+
+use crate::dialect::gomocup::{Heard, Link};
+use crate::dialect::Dialect;
 
 /// Longest time a write may take (an engine that stops reading fills the pipe).
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -179,6 +182,8 @@ pub struct EngineClient<R, W> {
     reader: LineReader<R>,
     writer: W,
     dialect: Dialect,
+    /// The translation to and from a Gomocup brain's protocol.
+    gomocup: Option<Link>,
     label: String,
     transcript: Option<Transcript>,
     /// Lines that were not protocol replies.
@@ -194,6 +199,7 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
             reader: LineReader::new(reader, limits),
             writer,
             dialect,
+            gomocup: (dialect == Dialect::Gomocup).then(Link::new),
             label: String::new(),
             transcript: None,
             ignored_lines: 0,
@@ -240,10 +246,26 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     pub async fn send_all(&mut self, commands: &[Command]) -> Result<(), ClientError> {
         let mut text = String::new();
         for command in commands {
-            let line = crate::dialect::line(self.dialect, command);
-            self.log(Direction::ToEngine, &line);
-            text.push_str(&line);
-            text.push('\n');
+            let lines = match &mut self.gomocup {
+                // Piskvork's manager ends its lines with CR LF.
+                Some(link) => link
+                    .lines(command)
+                    .map_err(|why| {
+                        ClientError::Io(format!("cannot say '{command}' to a Gomocup brain: {why}"))
+                    })?
+                    .into_iter()
+                    .map(|l| (l, "\r\n"))
+                    .collect(),
+                None => vec![(crate::dialect::line(self.dialect, command), "\n")],
+            };
+            for (line, end) in lines {
+                self.log(Direction::ToEngine, &line);
+                text.push_str(&line);
+                text.push_str(end);
+            }
+        }
+        if text.is_empty() {
+            return Ok(());
         }
         let write = async {
             self.writer.write_all(text.as_bytes()).await?;
@@ -308,6 +330,15 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
                 }
             };
             self.log(Direction::FromEngine, &line);
+            if let Some(link) = &mut self.gomocup {
+                match link.hear(&line) {
+                    Heard::Reply(reply) => return Ok((reply, line)),
+                    // An awaited OK reads as `readyok`: the end of a Gomocup ping.
+                    Heard::Acknowledged => return Ok((Reply::ReadyOk, line)),
+                    Heard::Junk => self.ignored_lines += 1,
+                }
+                continue;
+            }
             match line.parse::<Reply>() {
                 Ok(reply) => return Ok((reply, line)),
                 Err(_) => self.ignored_lines += 1,
@@ -321,12 +352,15 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     /// Timeout, closed pipes, floods; a `bestmove` before the handshake is a violation.
     pub async fn handshake(&mut self, deadline: Instant) -> Result<EngineId, ClientError> {
         let started = Instant::now();
-        self.send(&Command::Hello(self.dialect)).await?;
+        let Some(wire) = self.dialect.wire() else {
+            return self.about(deadline).await;
+        };
+        self.send(&Command::Hello(wire)).await?;
         let waiting = format!("{}ok", self.dialect.name());
         let mut id = EngineId::default();
         loop {
             match self.next_reply(Some(deadline), started, &waiting).await? {
-                (Reply::HelloOk(d), _) if d == self.dialect => return Ok(id),
+                (Reply::HelloOk(d), _) if d == wire => return Ok(id),
                 (Reply::Id { field, value }, _) => match field.as_str() {
                     "name" => id.name = Some(value),
                     "author" => id.author = Some(value),
@@ -345,12 +379,53 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         }
     }
 
-    /// `isready` and wait for `readyok`.
+    /// A Gomocup brain's handshake: `ABOUT`, answered by `name="...", ...` (or `UNKNOWN`
+    /// by brains that predate it: no name then).
+    async fn about(&mut self, deadline: Instant) -> Result<EngineId, ClientError> {
+        let started = Instant::now();
+        self.send(&Command::Hello(agon::protocol::Dialect::Ugi))
+            .await?;
+        let mut id = EngineId::default();
+        loop {
+            match self
+                .next_reply(Some(deadline), started, "the answer to ABOUT")
+                .await?
+            {
+                (Reply::Id { value, .. }, _) => {
+                    id.name = Some(value);
+                    return Ok(id);
+                }
+                (Reply::Error { .. }, _) => return Ok(id),
+                (Reply::BestMove(_), line) => {
+                    return Err(violation(&line, "a move without a TURN"))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `isready` and wait for `readyok`. A Gomocup brain has no such pair: its ping waits
+    /// for the `OK` of a `START` or `RESTART` still to come, else returns at once.
     ///
     /// # Errors
-    /// Timeout (a stall), closed pipes, floods, a `bestmove` without `go`.
+    /// Timeout (a stall), closed pipes, floods, a `bestmove` without `go`; a Gomocup
+    /// brain's `ERROR` instead of `OK`.
     pub async fn ping(&mut self, deadline: Instant) -> Result<(), ClientError> {
         let started = Instant::now();
+        if self.gomocup.is_some() {
+            while self.gomocup.as_ref().is_some_and(Link::awaiting_ok) {
+                match self.next_reply(Some(deadline), started, "OK").await? {
+                    (Reply::Error { .. }, line) => {
+                        return Err(violation(&line, "the brain refused the board"))
+                    }
+                    (Reply::BestMove(_), line) => {
+                        return Err(violation(&line, "a move without a TURN"))
+                    }
+                    _ => {}
+                }
+            }
+            return Ok(());
+        }
         self.send(&Command::IsReady).await?;
         loop {
             match self.next_reply(Some(deadline), started, "readyok").await? {
@@ -440,6 +515,9 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
         deadline: Instant,
     ) -> Result<String, ClientError> {
         let started = Instant::now();
+        if self.gomocup.is_some() {
+            return Err(violation("query", "the Gomocup protocol has no query"));
+        }
         self.send(&Command::Query(kind)).await?;
         loop {
             match self.next_reply(Some(deadline), started, "response").await? {

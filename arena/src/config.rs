@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agon::protocol::Dialect;
+use crate::dialect::Dialect;
 
 use crate::clock::TimeControl;
 use crate::process::SpawnSpec;

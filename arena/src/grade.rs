@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::watch;
 
+use crate::dialect::Dialect;
 use agon::games::GameSpec;
-use agon::protocol::Dialect;
 
 use crate::check::{run_checks, CheckConfig, Status};
 use crate::clock::TimeControl;
@@ -89,6 +89,8 @@ pub struct GradeConfig {
     pub sandbox: Sandbox,
     /// Deadline for a bot's handshake when it starts, in its check and its games.
     pub startup: Duration,
+    /// The bots' protocol (the reference players speak Agon's own).
+    pub proto: Dialect,
 }
 
 /// One student's bot as found in the folder.
@@ -577,7 +579,7 @@ pub async fn grade_bot(
             keep_python_buffered: true,
             ..spawn.clone()
         },
-        dialect: Dialect::Ugi,
+        dialect: config.proto,
         startup: config.startup,
         deadline: Duration::from_secs(2),
         movetime: 200,
@@ -610,7 +612,7 @@ pub async fn grade_bot(
         let student = EngineConfig {
             name: bot.name.clone(),
             spawn: spawn.clone(),
-            dialect: Dialect::Ugi,
+            dialect: config.proto,
             options: Vec::new(),
             tc: config.tc,
         };

@@ -13,7 +13,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use agon::game::MoveError;
 use agon::games::{new_game, AnyGame, GameSpec};
-use agon::protocol::{Command, Dialect, Go, PositionSpec, QueryKind};
+use agon::protocol::{Command, Go, PositionSpec, QueryKind};
+
+use crate::dialect::Dialect;
 use tokio::io::BufReader;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::watch;

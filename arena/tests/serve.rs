@@ -951,3 +951,56 @@ fn an_engine_on_a_clock_gets_its_time_and_the_increment() {
     assert!(s["over"].is_null(), "{s}");
     server.post(&token, &format!("/api/play/{id}/stop"), "{}");
 }
+
+/// A Gomocup brain (`proto=gomocup`) plays on the page as any engine: it opens, answers
+/// a person's move, and the page refuses a game it cannot play with the reason.
+#[test]
+fn a_gomocup_brain_plays_on_the_page() {
+    let brain = agon().with_file_name("pbrain-agon");
+    let server = serve(&[
+        "--engine",
+        &format!("cmd={} name=brain proto=gomocup", brain.display()),
+    ]);
+    let token = server.token();
+    let body = r#"{"game": "gomoku", "p1": "brain", "p2": "human", "movetime_ms": 100}"#;
+    let (status, answer) = server.post(&token, "/api/play", body);
+    assert_eq!(status, 200, "{answer}");
+    let id = started_id(&answer);
+    let moves = |server: &Server| -> Vec<String> {
+        server.get_json(&format!("/api/play/{id}"))["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let wait_for = |server: &Server, n: usize| {
+        for _ in 0..100 {
+            if moves(server).len() >= n {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("{:?}", server.get_json(&format!("/api/play/{id}")));
+    };
+    wait_for(&server, 1);
+    let first = moves(&server)[0].clone();
+    let mine = if first == "a1" { "o15" } else { "a1" };
+    let (status, answer) = server.post(
+        &token,
+        &format!("/api/play/{id}/move"),
+        &format!(r#"{{"move": "{mine}"}}"#),
+    );
+    assert_eq!(status, 200, "{answer}");
+    wait_for(&server, 3);
+    let state = server.get_json(&format!("/api/play/{id}"));
+    assert!(state["over"].is_null(), "{state}");
+    // Tic-tac-toe is no game for a gomoku brain: refused before anything starts.
+    let body = r#"{"game": "tictactoe", "p1": "brain", "p2": "human"}"#;
+    let (status, answer) = server.post(&token, "/api/play", body);
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer.contains("speaks gomocup and plays five in a row"),
+        "{answer}"
+    );
+}

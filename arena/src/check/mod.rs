@@ -17,7 +17,11 @@ use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::Instant;
 
 use agon::games::{new_game, AnyGame, GameSpec};
-use agon::protocol::{Dialect, Reply};
+use agon::protocol::Reply;
+
+use crate::dialect::Dialect;
+
+mod gomocup;
 
 use crate::process::{EngineProcess, LineLimits, LineReader, ReadError, SpawnSpec};
 
@@ -295,6 +299,8 @@ struct Session {
     /// Lines on stdout that are no protocol reply (the first few) and their number.
     stray: Vec<String>,
     stray_count: usize,
+    /// A Gomocup brain: lines end in CR LF and replies are Gomocup's.
+    gomocup: bool,
 }
 
 impl Session {
@@ -302,13 +308,19 @@ impl Session {
         if line != "isready" || self.last_sent.is_empty() {
             self.last_sent = line.to_string();
         }
-        self.send_bytes(format!("{line}\n").as_bytes()).await
+        let end = if self.gomocup { "\r\n" } else { "\n" };
+        self.send_bytes(format!("{line}{end}").as_bytes()).await
     }
 
     /// Notes a line that is no protocol reply.
     fn note(&mut self, line: &str) {
         let first = line.split_whitespace().next().unwrap_or("");
-        if !line.is_empty() && !REPLY_WORDS.contains(&first) {
+        let reply = if self.gomocup {
+            agon::protocol::gomocup::parse_reply(line).is_some()
+        } else {
+            REPLY_WORDS.contains(&first)
+        };
+        if !line.is_empty() && !reply {
             self.stray_count += 1;
             let shown = crate::client::shorten(line, 60);
             if self.stray.len() < 3 && !self.stray.contains(&shown) {
@@ -418,6 +430,8 @@ fn is_error(line: &str) -> bool {
 /// The checks, accumulated.
 struct Checks {
     results: Vec<CheckResult>,
+    /// Every check the walk in use decides, with whether it is required.
+    planned: Vec<(&'static str, bool)>,
 }
 
 impl Checks {
@@ -506,8 +520,17 @@ fn position_line(moves: &[String]) -> String {
 
 /// Runs every check against the engine of `config`.
 pub async fn run_checks(config: &CheckConfig) -> CheckReport {
+    let gomocup = config.dialect == Dialect::Gomocup;
     let mut checks = Checks {
         results: Vec::new(),
+        planned: if gomocup {
+            gomocup::planned()
+        } else {
+            STEPS
+                .iter()
+                .flat_map(|(_, ids)| ids.iter().copied())
+                .collect()
+        },
     };
     let mut report = CheckReport {
         engine: std::iter::once(config.engine.program.display().to_string())
@@ -532,8 +555,13 @@ pub async fn run_checks(config: &CheckConfig) -> CheckReport {
                 last_sent: String::new(),
                 stray: Vec::new(),
                 stray_count: 0,
+                gomocup,
             };
-            report.id_name = walk(config, &mut s, &mut checks).await;
+            report.id_name = if gomocup {
+                gomocup::walk(config, &mut s, &mut checks).await
+            } else {
+                walk(config, &mut s, &mut checks).await
+            };
             if s.stray_count == 0 {
                 checks.pass("stray-output", true, "every stdout line is a protocol reply");
             } else {
@@ -1221,7 +1249,7 @@ async fn expect_ready(
 /// recommendation as skipped.
 fn skip_rest(checks: &mut Checks, why: &str) {
     let done: Vec<&str> = checks.results.iter().map(|c| c.id).collect();
-    for &(id, required) in STEPS.iter().flat_map(|(_, ids)| ids.iter()) {
+    for &(id, required) in &checks.planned {
         if !done.contains(&id) {
             checks.results.push(CheckResult {
                 id,

@@ -170,6 +170,10 @@ pub(crate) struct GradeArgs {
     /// Deadline for a bot's handshake when it starts (ms), in its check and its games.
     #[arg(long, default_value_t = 10_000)]
     pub(crate) startup_ms: u64,
+    /// The bots' protocol: ugi (Agon's own, the default), uci, or gomocup (gomoku brains
+    /// of the Piskvork protocol; the game must be gomoku).
+    #[arg(long, default_value = "ugi")]
+    pub(crate) proto: String,
 }
 
 #[derive(Args, Debug)]
@@ -177,7 +181,7 @@ pub(crate) struct CheckArgs {
     /// The game to check the engine on (default tictactoe).
     #[arg(long)]
     pub(crate) game: Option<String>,
-    /// The handshake dialect: ugi, uci or tei.
+    /// The engine's protocol: ugi, uci, tei or gomocup.
     #[arg(long, default_value = "ugi")]
     pub(crate) proto: String,
     /// Also write the report as JSON to this file.

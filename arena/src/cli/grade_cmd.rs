@@ -35,6 +35,8 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
     };
     let tc = TimeControl::parse(&args.tc).with_context(|| format!("--tc '{}'", args.tc))?;
+    let proto = arena::dialect::parse(&args.proto).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    arena::dialect::plays(proto, &spec).map_err(|e| anyhow::anyhow!("--proto {proto} {e}"))?;
     let (bots, skipped) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
     for (name, reason) in &skipped {
@@ -87,6 +89,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             .max(1),
         sandbox,
         startup: std::time::Duration::from_millis(args.startup_ms),
+        proto,
     });
     arena::outln!(
         "Grading {} bot(s) from {} on {spec}, seed {}, {}-{} games per level, levels {}",

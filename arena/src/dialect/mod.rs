@@ -1,14 +1,65 @@
 //! The protocols the arena speaks to engines, an engine's `proto=`: Agon's own `ugi`
-//! (UGI-compatible), `uci` (the same commands under UCI's handshake) and `tei`, the Tak
-//! Engine Interface of Tiltak and Taktician. What differs between them lives here and
-//! nowhere else: the names a user writes, the games a dialect plays, how a command is
-//! written on the wire, what a new game says, and the options a game needs at startup.
+//! (UGI-compatible), `uci` (the same commands under UCI's handshake), `tei`, the Tak
+//! Engine Interface of Tiltak and Taktician, and `gomocup`, the Piskvork protocol of
+//! gomoku brains ([`gomocup`]). What differs between them lives here and nowhere else:
+//! the names a user writes, the games a dialect plays, how a command is written on the
+//! wire, what a new game says, and the options a game needs at startup.
 
+pub mod gomocup;
+
+use std::fmt;
+
+use agon::games::mnk::Mnk;
 use agon::games::tak::Tak;
 use agon::games::GameSpec;
-use agon::protocol::{Command, Dialect, OptionType};
+use agon::protocol::{Command, OptionType};
 
 use crate::client::EngineId;
+
+/// An engine's protocol (`proto=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// Agon's own protocol under the `ugi` handshake (the default).
+    Ugi,
+    /// The same commands under UCI's `uci` handshake.
+    Uci,
+    /// TEI, the Tak engines' dialect of UCI.
+    Tei,
+    /// The Gomocup (Piskvork) protocol of gomoku brains: a different language, spoken
+    /// through [`gomocup::Link`].
+    Gomocup,
+}
+
+impl Dialect {
+    /// Every dialect, in the order messages list them.
+    pub const ALL: [Dialect; 4] = [Dialect::Ugi, Dialect::Uci, Dialect::Tei, Dialect::Gomocup];
+
+    /// The name a user writes after `proto=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Ugi => "ugi",
+            Dialect::Uci => "uci",
+            Dialect::Tei => "tei",
+            Dialect::Gomocup => "gomocup",
+        }
+    }
+
+    /// The handshake of Agon's line protocol this dialect uses (`None`: Gomocup has none).
+    pub fn wire(self) -> Option<agon::protocol::Dialect> {
+        match self {
+            Dialect::Ugi => Some(agon::protocol::Dialect::Ugi),
+            Dialect::Uci => Some(agon::protocol::Dialect::Uci),
+            Dialect::Tei => Some(agon::protocol::Dialect::Tei),
+            Dialect::Gomocup => None,
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The dialect named `name` (`ugi`, `uci` or `tei`).
 ///
@@ -21,7 +72,7 @@ pub fn parse(name: &str) -> Result<Dialect, String> {
         .ok_or_else(|| format!("proto '{name}': use {}", names()))
 }
 
-/// The dialects' names, for messages: `ugi, uci or tei`.
+/// The dialects' names, for messages: `ugi, uci, tei or gomocup`.
 pub fn names() -> String {
     let all: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
     match all.split_last() {
@@ -35,6 +86,7 @@ pub fn names() -> String {
 pub fn games(dialect: Dialect) -> Option<&'static [&'static str]> {
     match dialect {
         Dialect::Tei => Some(&["tak"]),
+        Dialect::Gomocup => Some(&["mnk"]),
         Dialect::Ugi | Dialect::Uci => None,
     }
 }
@@ -46,6 +98,7 @@ pub fn games(dialect: Dialect) -> Option<&'static [&'static str]> {
 /// 'tictactoe'`.
 pub fn plays(dialect: Dialect, spec: &GameSpec) -> Result<(), String> {
     match games(dialect) {
+        Some(_) if dialect == Dialect::Gomocup => gomocup::plays(spec),
         Some(list) if !list.contains(&spec.name) => Err(format!(
             "plays {} only; the game is '{spec}'",
             list.iter().map(|g| title(g)).collect::<Vec<_>>().join(", ")
@@ -63,13 +116,14 @@ fn title(name: &str) -> String {
 }
 
 /// The command that starts a game of `spec`: TEI's `teinewgame <size>` carries the
-/// board size; the others' `uginewgame` and `ucinewgame` carry nothing.
+/// board size; the others' `uginewgame` and `ucinewgame` carry nothing (Gomocup's link
+/// writes `START` from the game it was given).
 pub fn new_game(dialect: Dialect, spec: &GameSpec) -> Command {
     Command::NewGame {
-        dialect,
+        dialect: dialect.wire().unwrap_or(agon::protocol::Dialect::Ugi),
         size: match dialect {
             Dialect::Tei => spec.settings_of::<Tak>().map(|t| t.size as u32),
-            Dialect::Ugi | Dialect::Uci => None,
+            Dialect::Ugi | Dialect::Uci | Dialect::Gomocup => None,
         },
     }
 }
@@ -87,6 +141,15 @@ pub fn game_options(
 ) -> Result<Vec<Command>, String> {
     match dialect {
         Dialect::Tei => Ok(komi_option(spec, id)?.into_iter().collect()),
+        // The link learns the board from this; nothing is written.
+        Dialect::Gomocup => {
+            spec.settings_of::<Mnk>()
+                .ok_or_else(|| format!("a Gomocup brain plays gomoku, not '{spec}'"))?;
+            Ok(vec![Command::SetOption {
+                name: "Game".into(),
+                value: Some(spec.to_string()),
+            }])
+        }
         Dialect::Ugi | Dialect::Uci => Ok(id
             .options
             .iter()
@@ -138,7 +201,7 @@ fn komi_option(spec: &GameSpec, id: &EngineId) -> Result<Option<Command>, String
 /// A command as the dialect writes it. TEI engines (Tiltak, Taktician) know only UCI's
 /// clock names and `position tps`: `go wtime btime winc binc` and `position tps <tps>`.
 /// Every other command, and every command of the other dialects, is written as Agon's
-/// protocol writes it.
+/// protocol writes it. (A Gomocup brain is written to by its [`gomocup::Link`] instead.)
 pub fn line(dialect: Dialect, command: &Command) -> String {
     if dialect != Dialect::Tei {
         return command.to_string();
@@ -193,5 +256,6 @@ pub fn clock_go(dialect: Dialect, ms: u64) -> String {
     match dialect {
         Dialect::Ugi => format!("go p1time {ms} p2time {ms} p1inc 0 p2inc 0"),
         Dialect::Uci | Dialect::Tei => format!("go wtime {ms} btime {ms} winc 0 binc 0"),
+        Dialect::Gomocup => format!("INFO time_left {ms}"),
     }
 }

@@ -419,6 +419,13 @@ async fn api_new_game(
                         ),
                     );
                 }
+                // A dialect bound to one game says more (Gomocup: five in a row only).
+                if let Err(why) = crate::dialect::plays(e.dialect, &spec) {
+                    return error(
+                        StatusCode::BAD_REQUEST,
+                        format!("engine '{who}' speaks {} and {why}", e.dialect),
+                    );
+                }
                 players.push(Player::Engine(Arc::clone(e)));
             }
             None => {
