@@ -244,6 +244,12 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> EngineClient<R, W> {
     /// # Errors
     /// As [`EngineClient::send`].
     pub async fn send_all(&mut self, commands: &[Command]) -> Result<(), ClientError> {
+        if let Some(link) = &self.gomocup {
+            let hold = link.hold_after_move();
+            if !hold.is_zero() {
+                tokio::time::sleep(hold).await;
+            }
+        }
         let mut text = String::new();
         for command in commands {
             let lines = match &mut self.gomocup {

@@ -20,6 +20,7 @@ const CHECKS: &[(&str, bool)] = &[
     ("about", false),
     ("start-board", true),
     ("info-silent", true),
+    ("info-unknown-key", false),
     ("begin", true),
     ("legal-moves", true),
     ("turn-time", true),
@@ -127,31 +128,43 @@ pub(super) async fn walk(
         "INFO max_memory 0".to_string(),
         "INFO game_type 1".to_string(),
         "INFO rule 0".to_string(),
-        "INFO agon_check_unknown_key 1".to_string(),
     ];
     for info in &infos {
         s.send(info).await;
     }
-    let said: Vec<String> = s
-        .collect(Duration::from_millis(200))
-        .await
-        .into_iter()
-        .filter(|l| {
-            !l.is_empty() && !matches!(parse_reply(l), Some(Reply::Message(_) | Reply::Debug(_)))
-        })
-        .collect();
+    let said = answers_within(s, Duration::from_millis(200)).await;
     if said.is_empty() {
         checks.pass(
             "info-silent",
             true,
-            "no answer to INFO lines, an unknown key among them",
+            format!("no answer to {} INFO lines", infos.len()),
         );
     } else {
         checks.fail(
             "info-silent",
             true,
             format!("answered INFO with {}", super::summary(&said)),
-            "never answer INFO; ignore keys you do not know",
+            "never answer INFO (a problem with a value is told at the next command that is not INFO)",
+        );
+    }
+    // The protocol: "Ignore it, it is probably not important."
+    s.send("INFO agon_check_unknown_key 1").await;
+    let said = answers_within(s, Duration::from_millis(200)).await;
+    if said.is_empty() {
+        checks.pass(
+            "info-unknown-key",
+            false,
+            "an INFO key it does not know is ignored",
+        );
+    } else {
+        checks.fail(
+            "info-unknown-key",
+            false,
+            format!(
+                "answered an unknown INFO key with {}",
+                super::summary(&said)
+            ),
+            "ignore INFO keys you do not know, as the protocol asks",
         );
     }
     let limit = Duration::from_millis(turn) + config.margin;
@@ -379,6 +392,17 @@ async fn board_check(
             ),
         }
     }
+}
+
+/// The lines within `wait` that are neither `MESSAGE` nor `DEBUG`.
+async fn answers_within(s: &mut Session, wait: Duration) -> Vec<String> {
+    s.collect(wait)
+        .await
+        .into_iter()
+        .filter(|l| {
+            !l.is_empty() && !matches!(parse_reply(l), Some(Reply::Message(_) | Reply::Debug(_)))
+        })
+        .collect()
 }
 
 /// Plays the brain's `x,y` answer in `game`, or says why it is no legal move.
