@@ -220,18 +220,21 @@ impl EngineSlot {
             }
         }
         // What the game needs at startup: Agon's `Game`, TEI's `HalfKomi`.
-        let mut commands =
-            match crate::dialect::game_options(self.config.dialect, &settings.spec, &id) {
-                Ok(commands) => commands,
-                Err(detail) => {
-                    client.note(&detail);
-                    return Err(Termination::Crash {
-                        side: seat,
-                        phase: "startup".into(),
-                        detail,
-                    });
-                }
-            };
+        let mut commands = match crate::dialect::game_options(
+            self.config.dialect,
+            &settings.spec,
+            &id.declarations,
+        ) {
+            Ok(commands) => commands,
+            Err(detail) => {
+                client.note(&detail);
+                return Err(Termination::Crash {
+                    side: seat,
+                    phase: "startup".into(),
+                    detail,
+                });
+            }
+        };
         for (name, value) in &self.config.options {
             commands.push(Command::SetOption {
                 name: name.clone(),

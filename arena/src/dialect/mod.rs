@@ -12,9 +12,7 @@ use std::fmt;
 use agon::games::mnk::Mnk;
 use agon::games::tak::Tak;
 use agon::games::GameSpec;
-use agon::protocol::{Command, OptionType};
-
-use crate::client::EngineId;
+use agon::protocol::{Command, OptionDecl, OptionType};
 
 /// An engine's protocol (`proto=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,8 +126,8 @@ pub fn new_game(dialect: Dialect, spec: &GameSpec) -> Command {
     }
 }
 
-/// The options an engine of `dialect` is set at startup for `spec`, from what its
-/// handshake advertised (`advertised` option names, and `id`): `Game` for an engine of
+/// The options an engine of `dialect` is set at startup for `spec`, from the option
+/// `declarations` its handshake advertised: `Game` for an engine of
 /// Agon's dialects that has it; TEI's `HalfKomi` for the game's komi.
 ///
 /// # Errors
@@ -137,10 +135,10 @@ pub fn new_game(dialect: Dialect, spec: &GameSpec) -> Command {
 pub fn game_options(
     dialect: Dialect,
     spec: &GameSpec,
-    id: &EngineId,
+    declarations: &[OptionDecl],
 ) -> Result<Vec<Command>, String> {
     match dialect {
-        Dialect::Tei => Ok(komi_option(spec, id)?.into_iter().collect()),
+        Dialect::Tei => Ok(komi_option(spec, declarations)?.into_iter().collect()),
         // The link learns the board from this; nothing is written.
         Dialect::Gomocup => {
             spec.settings_of::<Mnk>()
@@ -150,10 +148,9 @@ pub fn game_options(
                 value: Some(spec.to_string()),
             }])
         }
-        Dialect::Ugi | Dialect::Uci => Ok(id
-            .options
+        Dialect::Ugi | Dialect::Uci => Ok(declarations
             .iter()
-            .any(|o| o.eq_ignore_ascii_case("game"))
+            .any(|d| d.name.eq_ignore_ascii_case("game"))
             .then(|| Command::SetOption {
                 name: "Game".into(),
                 value: Some(spec.to_string()),
@@ -166,10 +163,9 @@ pub fn game_options(
 /// The `setoption name HalfKomi value K` a TEI engine needs for the match's komi: sent
 /// when the engine advertised `HalfKomi`; an error when the komi is not 0 and the engine
 /// cannot take it (no such option, or not among the values of its combo).
-fn komi_option(spec: &GameSpec, id: &EngineId) -> Result<Option<Command>, String> {
+fn komi_option(spec: &GameSpec, declarations: &[OptionDecl]) -> Result<Option<Command>, String> {
     let half_komi = spec.settings_of::<Tak>().map_or(0, |t| t.half_komi);
-    let Some(decl) = id
-        .declarations
+    let Some(decl) = declarations
         .iter()
         .find(|d| d.name.eq_ignore_ascii_case("halfkomi"))
     else {
