@@ -3,6 +3,9 @@
 //! base (+ nothing); after a move the time used is subtracted; the mover loses when it
 //! used more than its time left plus the margin; otherwise the clock is clamped at zero
 //! and the increment added. Fixed time per move allows `movetime` plus the margin.
+//! Both together are Gomocup's clock (`tc=120,st=5`: 5 s at most a move and 120 s a
+//! game, as Piskvork's `timeout_turn` and `timeout_match`): a move may take the smaller
+//! of the two, plus the margin, and its time comes off the game clock.
 //! Depth- and node-limited searches have no clock, so a hard wall-clock cap bounds
 //! them (fastchess waits forever there: fastchess #1029).
 
@@ -27,7 +30,8 @@ pub struct TimeControl {
     /// Moves per time control period (`tc=40/60+0.6`): after this many moves of its own
     /// the engine's clock gets the base time again; `None`: the base is for the game.
     pub period: Option<u32>,
-    /// Fixed time per move, in ms.
+    /// Fixed time per move, in ms; with a clock, the most one move may take (Gomocup's
+    /// `timeout_turn` beside its `timeout_match`).
     pub movetime: Option<u64>,
     /// Depth limit.
     pub depth: Option<u32>,
@@ -353,14 +357,15 @@ impl Clock {
         Clock { tc, left, moves: 0 }
     }
 
-    /// How long the engine may take for this move, margin included, and which limit that is.
+    /// How long the engine may take for this move, margin included, and which limit that
+    /// is: with a clock and a time per move, the smaller (the clock when they are equal).
     pub fn allowance(&self, margin: Duration, hard_cap: Duration) -> (Duration, LimitKind) {
-        if self.tc.clock.is_some() {
-            (self.left + margin, LimitKind::Clock)
-        } else if let Some(ms) = self.tc.movetime {
-            (Duration::from_millis(ms) + margin, LimitKind::MoveTime)
-        } else {
-            (hard_cap, LimitKind::HardCap)
+        let per_move = self.tc.movetime.map(Duration::from_millis);
+        match (self.tc.clock, per_move) {
+            (Some(_), Some(turn)) if turn < self.left => (turn + margin, LimitKind::MoveTime),
+            (Some(_), _) => (self.left + margin, LimitKind::Clock),
+            (None, Some(turn)) => (turn + margin, LimitKind::MoveTime),
+            (None, None) => (hard_cap, LimitKind::HardCap),
         }
     }
 
@@ -496,6 +501,36 @@ mod tests {
                 limit: LimitKind::Clock
             }
         );
+    }
+
+    #[test]
+    fn gomocup_clock_caps_each_move_and_the_game() {
+        // Gomocup's fastgame league scaled down: 0.5 s a move, 1.2 s a game.
+        let mut c = Clock::new(TimeControl::parse("tc=1.2,st=0.5").unwrap());
+        let (margin, cap) = (MS(20), MS(10_000));
+        assert_eq!(c.allowance(margin, cap), (MS(520), LimitKind::MoveTime));
+        assert_eq!(
+            c.charge(MS(521), margin, cap),
+            Charge::Forfeit {
+                allowed: MS(520),
+                limit: LimitKind::MoveTime
+            }
+        );
+        assert_eq!(c.charge(MS(500), margin, cap), Charge::InTime);
+        assert_eq!(c.charge(MS(450), margin, cap), Charge::InTime);
+        // 250 ms left of the game: now the game clock is the smaller limit.
+        assert_eq!(c.left, MS(250));
+        assert_eq!(c.allowance(margin, cap), (MS(270), LimitKind::Clock));
+        assert_eq!(
+            c.charge(MS(300), margin, cap),
+            Charge::Forfeit {
+                allowed: MS(270),
+                limit: LimitKind::Clock
+            }
+        );
+        let tc = TimeControl::parse("tc=120,st=5").unwrap();
+        assert_eq!(tc.to_string(), "tc=120+0,st=5");
+        assert_eq!(tc.pgn(), "120");
     }
 
     #[test]

@@ -178,7 +178,19 @@ impl Link {
             Side::Second => go.p2time,
         };
         let mut lines = Vec::new();
+        // The game's clock is the mover's time at its first move of the game (nothing
+        // has been taken off or added yet); 0 is Gomocup's "no match limit".
+        let told_match = self
+            .told_info
+            .iter()
+            .find(|&&(k, _)| k == "timeout_match")
+            .map(|&(_, v)| v);
+        let game_ms = match clock {
+            Some(left) => told_match.filter(|&v| v != 0).unwrap_or(left),
+            None => 0,
+        };
         let infos = [
+            ("timeout_match", Some(game_ms)),
             ("timeout_turn", go.movetime.or(clock)),
             ("time_left", Some(clock.unwrap_or(UNLIMITED))),
             ("max_depth", go.depth.map(u64::from)),
@@ -395,6 +407,7 @@ mod tests {
         assert_eq!(
             l.lines(&go_movetime(500)).unwrap(),
             [
+                "INFO timeout_match 0",
                 "INFO timeout_turn 500",
                 "INFO time_left 2147483647",
                 "BEGIN"
@@ -409,7 +422,8 @@ mod tests {
         // The same limits are not told again.
         let lines = l.lines(&go_movetime(500)).unwrap();
         assert_eq!(lines, ["TURN 0,14"]);
-        // The referee's clock: the mover's time left, as turn limit and time left.
+        // A clock alone: the mover's time left is the match, the turn limit and the
+        // time left.
         l.hear("8,8");
         l.lines(&position(&["h8", "a1", "i7", "o15"])).unwrap();
         let go = Command::Go(agon::protocol::Go {
@@ -419,7 +433,63 @@ mod tests {
         });
         assert_eq!(
             l.lines(&go).unwrap(),
-            ["INFO timeout_turn 9000", "INFO time_left 9000", "TURN 14,0"]
+            [
+                "INFO timeout_match 9000",
+                "INFO timeout_turn 9000",
+                "INFO time_left 9000",
+                "TURN 14,0"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_gomocup_clock_is_turn_match_and_time_left() {
+        // tc=120,st=5: Gomocup's fastgame league.
+        let mut l = link("gomoku");
+        let new_game = Command::NewGame {
+            dialect: agon::protocol::Dialect::Ugi,
+            size: None,
+        };
+        l.lines(&new_game).unwrap();
+        l.hear("OK");
+        let go = |left: u64| {
+            Command::Go(agon::protocol::Go {
+                p1time: Some(left),
+                p2time: Some(left),
+                p1inc: Some(0),
+                p2inc: Some(0),
+                movetime: Some(5000),
+                ..Default::default()
+            })
+        };
+        l.lines(&position(&[])).unwrap();
+        assert_eq!(
+            l.lines(&go(120_000)).unwrap(),
+            [
+                "INFO timeout_match 120000",
+                "INFO timeout_turn 5000",
+                "INFO time_left 120000",
+                "BEGIN"
+            ]
+        );
+        l.hear("7,7");
+        l.lines(&position(&["h8", "h9"])).unwrap();
+        // Only the time left changes; the match limit stays what it was at the start.
+        assert_eq!(
+            l.lines(&go(115_300)).unwrap(),
+            ["INFO time_left 115300", "TURN 7,6"]
+        );
+        // A new game tells the limits again.
+        l.lines(&new_game).unwrap();
+        l.hear("OK");
+        l.lines(&position(&["h8"])).unwrap();
+        assert_eq!(
+            l.lines(&go(120_000)).unwrap()[..3],
+            [
+                "INFO timeout_match 120000",
+                "INFO timeout_turn 5000",
+                "INFO time_left 120000"
+            ]
         );
     }
 
@@ -434,7 +504,7 @@ mod tests {
         l.lines(&position(&["a1", "g5", "d3"])).unwrap();
         let lines = l.lines(&go_movetime(100)).unwrap();
         // o to move: its stone g5 is 1, x's are 2; y counts from the top.
-        assert_eq!(&lines[2..], ["BOARD", "0,4,2", "3,2,2", "6,0,1", "DONE"]);
+        assert_eq!(&lines[3..], ["BOARD", "0,4,2", "3,2,2", "6,0,1", "DONE"]);
         // After the brain's move, a position that is not one move on is a new BOARD,
         // after RESTART (whose OK is awaited).
         l.hear("1,1");
