@@ -10,7 +10,9 @@
 # Rapfi plays with its built-in classical evaluation (its internal configuration); with
 # the submodule and a config.toml beside the binary it uses its NNUE networks. OUT: the
 # output folder (default /tmp/agon-rapfi). Environment: GAMES=100, TC=st=0.1 (the
-# arena's time control for both), OPENINGS=random:4, SEED=11, CONCURRENCY=2.
+# arena's time control for both; `tc=120 st=5` is Gomocup's fastgame), OPENINGS=random:4
+# (balanced ones: gomocup:PATH with Piskvork's openings.txt, from a checkout of
+# https://github.com/plastovicka/Piskvork), SEED=11, CONCURRENCY=2.
 set -euo pipefail
 SRC=${1:?usage: scripts/rapfi.sh SRC [OUT]}
 OUT=${2:-/tmp/agon-rapfi}
@@ -33,7 +35,7 @@ ARENA="$ROOT/target/release/arena"
 "$ARENA" check --proto gomocup --game gomoku -- "$OUT/build/pbrain-rapfi"
 cd "$OUT"
 "$ARENA" match --game gomoku --games "$GAMES" --concurrency "$CONCURRENCY" --seed "$SEED" \
-  --openings "$OPENINGS" --each "$TC" --out "$OUT/match" \
+  --openings "$OPENINGS" --each $TC --out "$OUT/match" \
   --engine cmd=agon name=agon \
   --engine cmd="$OUT/build/pbrain-rapfi" name=rapfi proto=gomocup
 "$ARENA" report "$OUT/match" -o "$OUT/report.html"

@@ -94,7 +94,9 @@ pub enum OpeningError {
         path: String,
     },
     /// The option is not `start`, `random:PLIES` or `file:PATH`.
-    #[error("bad --openings '{0}': use start, random:PLIES, file:PATH, epd:PATH or pgn:PATH")]
+    #[error(
+        "bad --openings '{0}': use start, random:PLIES, file:PATH, epd:PATH, pgn:PATH or gomocup:PATH"
+    )]
     Syntax(String),
 }
 
@@ -121,6 +123,9 @@ impl Openings {
         }
         if let Some(path) = text.strip_prefix("pgn:") {
             return Openings::read_pgn(Path::new(path), spec);
+        }
+        if let Some(path) = text.strip_prefix("gomocup:") {
+            return Openings::read_offsets(Path::new(path), spec);
         }
         Err(OpeningError::Syntax(text.to_string()))
     }
@@ -158,6 +163,88 @@ impl Openings {
             error,
         })?;
         Ok((name, text))
+    }
+
+    /// Reads gomoku openings as Gomocup writes them (Piskvork's `openings.txt`,
+    /// c-gomoku-cli's `type=offset`): one opening per line, its stones in the order they
+    /// are played, each `dx,dy` from the centre square (`width / 2`, `height / 2`), `x`
+    /// to the right and `y` down, as in Piskvork's `playOpening`. `#` starts a comment.
+    ///
+    /// # Errors
+    /// [`OpeningError`] for unreadable files, games that are not m,n,k, odd or unreadable
+    /// numbers, stones off the board or on a taken square.
+    pub fn read_offsets(path: &Path, spec: &GameSpec) -> Result<Openings, OpeningError> {
+        let (name, text) = Self::read_text(path)?;
+        let bad = |line: usize, reason: String| OpeningError::Bad {
+            path: name.clone(),
+            line,
+            reason,
+        };
+        let settings = spec.settings_of::<agon::games::mnk::Mnk>();
+        let mut list = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let Some(settings) = settings else {
+                return Err(bad(
+                    i + 1,
+                    format!("Gomocup openings are for gomoku and m,n,k games, not '{spec}'"),
+                ));
+            };
+            let numbers = line
+                .split([',', ' ', '\t'])
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    w.parse::<i64>()
+                        .map_err(|_| bad(i + 1, format!("'{w}' is not a whole number")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if numbers.len() % 2 == 1 {
+                return Err(bad(
+                    i + 1,
+                    format!(
+                        "{} numbers: a stone is two, dx,dy from the centre",
+                        numbers.len()
+                    ),
+                ));
+            }
+            let (cx, cy) = ((settings.m / 2) as i64, (settings.n / 2) as i64);
+            let mut moves = Vec::new();
+            for pair in numbers.chunks_exact(2) {
+                let (x, y) = (cx + pair[0], cy + pair[1]);
+                let point = u32::try_from(x)
+                    .ok()
+                    .zip(u32::try_from(y).ok())
+                    .map(|(x, y)| agon::protocol::gomocup::Point { x, y });
+                let mv = point
+                    .and_then(|p| crate::dialect::gomocup::move_of(&settings, p))
+                    .ok_or_else(|| {
+                        bad(
+                            i + 1,
+                            format!(
+                                "{},{} from the centre is off the {}x{} board",
+                                pair[0], pair[1], settings.m, settings.n
+                            ),
+                        )
+                    })?;
+                moves.push(mv);
+            }
+            let opening = validate_opening(
+                &Opening {
+                    position: None,
+                    moves,
+                },
+                spec,
+            )
+            .map_err(|reason| bad(i + 1, reason))?;
+            list.push(opening);
+        }
+        if list.is_empty() {
+            return Err(OpeningError::Empty { path: name });
+        }
+        Ok(Openings::List(list))
     }
 
     /// Reads an EPD-style file: one position per line, anything after a `;` (EPD
@@ -610,6 +697,51 @@ mod tests {
         };
         assert_eq!(cut[0].moves, vec!["a1"]);
         assert_eq!(cut[1].moves, vec!["b2", "a1"]);
+    }
+
+    #[test]
+    fn gomocup_offset_openings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("openings.txt");
+        let gomoku = GameSpec::parse("gomoku").unwrap();
+        // Piskvork's openings.txt's first line; the centre of 15x15 is 7,7 = h8, and y
+        // counts down from the top row (15), so 8,10 is i5.
+        std::fs::write(
+            &path,
+            "0,0, 1,0, 1,3\n\n# c-gomoku-cli style:\n-1,3 -1,5 3,5\n",
+        )
+        .unwrap();
+        let Openings::List(list) =
+            Openings::parse(&format!("gomocup:{}", path.display()), &gomoku).unwrap()
+        else {
+            panic!("a list");
+        };
+        assert_eq!(list[0].moves, vec!["h8", "i8", "i5"]);
+        assert_eq!(list[1].moves, vec!["g5", "g3", "k3"]);
+        // On 20x20 the centre is 10,10 (k11).
+        let big = GameSpec::parse("mnk m=20 n=20 k=5").unwrap();
+        std::fs::write(&path, "8,-3, 6,-4\n").unwrap();
+        let Openings::List(list) = Openings::read_offsets(&path, &big).unwrap() else {
+            panic!("a list");
+        };
+        assert_eq!(list[0].moves, vec!["s13", "q14"]);
+        for (text, why) in [
+            ("8,-3, 6,-4\n", "off the 15x15 board"),
+            ("0,0, 1\n", "3 numbers"),
+            ("0,0, 0,0\n", "occupied"),
+            ("0,0, a,1\n", "'a' is not a whole number"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = Openings::read_offsets(&path, &gomoku)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(":1:") && err.contains(why), "{text}: {err}");
+        }
+        let clobber = GameSpec::parse("clobber").unwrap();
+        let err = Openings::read_offsets(&path, &clobber)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("gomoku and m,n,k"), "{err}");
     }
 
     #[test]

@@ -296,8 +296,9 @@ pub(crate) struct MatchArgs {
     pub(crate) rounds: Option<u64>,
     /// Openings: start, random:PLIES (random legal plies from the seed), file:PATH (one
     /// per line: a move list, "fen POSITION [moves ...]" or a position string), epd:PATH
-    /// (one position per line, EPD operations after ';' ignored) or pgn:PATH (the moves
-    /// of each game, e.g. an earlier run's PGN).
+    /// (one position per line, EPD operations after ';' ignored), pgn:PATH (the moves
+    /// of each game, e.g. an earlier run's PGN) or gomocup:PATH (gomoku: Piskvork's and
+    /// c-gomoku-cli's dx,dy-from-the-centre lines).
     #[arg(long, default_value = "random:2")]
     pub(crate) openings: String,
     /// Use only the first N plies of each opening of a file.
