@@ -57,6 +57,35 @@ struct Limits {
     max_node: Option<u64>,
 }
 
+/// `INFO rule`'s bit for "exactly five in a row wins" (Gomocup protocol, `INFO rule`: a
+/// sum of 1 exactly five, 2 continuous game, 4 renju, 8 caro).
+const RULE_EXACT_FIVE: u32 = 1;
+
+/// Whether agon plays Gomocup rule `rule`: freestyle (0) and exactly five (1); why not
+/// otherwise.
+fn supported_rule(rule: u32) -> Result<(), String> {
+    if rule & !RULE_EXACT_FIVE == 0 {
+        return Ok(());
+    }
+    let refused: Vec<&str> = [
+        (2, "continuous games (2)"),
+        (4, "renju (4)"),
+        (8, "caro (8)"),
+    ]
+    .iter()
+    .filter(|&&(bit, _)| rule & bit != 0)
+    .map(|&(_, name)| name)
+    .collect();
+    let refused = if refused.is_empty() {
+        "an unknown rule".to_string()
+    } else {
+        refused.join(", ")
+    };
+    Err(format!(
+        "agon plays freestyle (rule 0: five or more in a row wins) and exactly five (rule 1) only, not {refused}"
+    ))
+}
+
 /// What is being read between `BOARD` or `SWAP2BOARD` and `DONE`.
 enum Collecting {
     Board(Vec<(Point, u8)>),
@@ -74,7 +103,7 @@ pub struct Brain {
     /// `y * width + x`: 0 empty, 1 the brain's stone, 2 the opponent's.
     cells: Vec<u8>,
     limits: Limits,
-    /// The game rule (`INFO rule`): only 0, freestyle, is played.
+    /// The game rule (`INFO rule`): 0 freestyle and 1 exactly five are played.
     rule: u32,
     /// Problems met in `INFO` lines, told at the next command that is no `INFO`.
     pending: Vec<String>,
@@ -474,10 +503,8 @@ impl Brain {
             "rule" => match number("a rule") {
                 Some(rule) if rule >= 0 => {
                     self.rule = rule as u32;
-                    if rule != 0 {
-                        self.pending.push(format!(
-                            "INFO rule {rule}: agon plays freestyle gomoku only (rule 0: five or more in a row wins); exactly five (1), continuous games (2), renju (4) and caro (8) are not supported"
-                        ));
+                    if let Err(why) = supported_rule(self.rule) {
+                        self.pending.push(format!("INFO rule {rule}: {why}"));
                     }
                 }
                 _ => bad(self, "a rule: 0, 1, 2, 4 or 8, or a sum of them"),
@@ -539,25 +566,30 @@ impl Brain {
             }
             rows.push(row);
         }
-        let spec = format!("mnk m={w} n={h} k={K}");
+        let exact = if self.exact() { " exact=1" } else { "" };
+        let spec = format!("mnk m={w} n={h} k={K}{exact}");
         Ok((spec, format!("{} {to_move}", rows.join("/"))))
+    }
+
+    /// Whether the game is Gomocup's rule 1, exactly five in a row.
+    fn exact(&self) -> bool {
+        self.rule & RULE_EXACT_FIVE != 0
+    }
+
+    /// The engine's game on the board of `START`, with the rule of `INFO rule`.
+    fn settings(&self) -> Option<MnkSettings> {
+        let (w, h) = self.size?;
+        Some(MnkSettings {
+            exact: self.exact(),
+            ..MnkSettings::new(w as usize, h as usize, K)
+        })
     }
 
     /// The engine's game and position for the board, or why the brain cannot move on it.
     fn playable(&self) -> Result<(String, String), String> {
-        if self.rule != 0 {
-            return Err(format!(
-                "rule {}: agon plays freestyle gomoku only (rule 0)",
-                self.rule
-            ));
-        }
+        supported_rule(self.rule).map_err(|why| format!("rule {}: {why}", self.rule))?;
         let (spec, fen) = self.position()?;
-        let (w, h) = self.size.expect("a board");
-        let settings = MnkSettings {
-            m: w as usize,
-            n: h as usize,
-            k: K,
-        };
+        let settings = self.settings().expect("a board");
         let pos =
             Mnk::parse_position(&settings, &fen).map_err(|e| format!("the board: {}", e.reason))?;
         if let Some(outcome) = pos.outcome() {
@@ -617,11 +649,7 @@ impl Brain {
     /// The square of an engine move (`h8`: column letter, row number from the bottom).
     fn point_of(&self, mv: &str) -> Option<Point> {
         let (w, h) = self.size?;
-        let settings = MnkSettings {
-            m: w as usize,
-            n: h as usize,
-            k: K,
-        };
+        let settings = self.settings()?;
         let cell = Mnk::start(&settings).parse_move(mv).ok()?.0 as u32;
         let (col, row) = (cell % w, cell / w);
         Some(Point {

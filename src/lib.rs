@@ -6,7 +6,7 @@
 //! use agon::search::{new_searcher, Control, Limits, SearchOptions, SearcherKind};
 //! use std::sync::atomic::AtomicBool;
 //!
-//! let mut pos = Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 });
+//! let mut pos = Mnk::start(&MnkSettings::new(3, 3, 3));
 //! let options = SearchOptions {
 //!     heuristic: Mnk::heuristics()[0].1,
 //!     ordering: true,

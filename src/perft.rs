@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn a_raised_flag_stops_at_once_and_a_lowered_one_counts_everything() {
-        let settings = MnkSettings { m: 3, n: 3, k: 3 };
+        let settings = MnkSettings::new(3, 3, 3);
         let mut pos = Mnk::start(&settings);
         // Tic-tac-toe, 4 plies: 9 * 8 * 7 * 6 (no game ends before ply 5).
         assert_eq!(perft_until(&mut pos, 4, &AtomicBool::new(false)), Ok(3024));

@@ -228,7 +228,7 @@ impl GameVisitor for SolveGame<'_> {
         let mnk = (&pos as &dyn Any).downcast_ref::<Mnk>();
         let threats_apply = mnk.is_some_and(|p| {
             let s = p.settings_of();
-            s.m * s.n <= MAX_THREAT_SQUARES
+            s.m * s.n <= MAX_THREAT_SQUARES && !s.exact
         });
         let use_regions = match self.method {
             Method::Regions if !regions_apply => {
@@ -245,7 +245,7 @@ impl GameVisitor for SolveGame<'_> {
             Method::Threats if !threats_apply => {
                 return Err(format!(
                     "method 'threats' applies to m,n,k boards of up to {MAX_THREAT_SQUARES} \
-                     squares only; use 'search'"
+                     squares, freestyle (not exact=1), only; use 'search'"
                 ))
             }
             Method::Threats => true,
@@ -309,7 +309,9 @@ impl GameVisitor for SolveGame<'_> {
                     report.nodes = solver.nodes();
                     report.cut = Some(memory_cut);
                 }
-                Err(MnkSolveError::TooLarge) => unreachable!("checked above"),
+                Err(MnkSolveError::TooLarge | MnkSolveError::ExactRule) => {
+                    unreachable!("checked above")
+                }
             }
         } else if let Some(clobber) = clobber.filter(|_| use_regions) {
             let mut solver = RegionSolver::new();

@@ -266,7 +266,7 @@ fn hostile_lines_get_a_clear_error_and_never_a_crash() {
 /// with five in a row or a full board. The transcript goes to the test's folder.
 #[test]
 fn two_brains_play_a_whole_game_through_the_manager() {
-    let settings = MnkSettings { m: 15, n: 15, k: 5 };
+    let settings = MnkSettings::new(15, 15, 5);
     let mut black = Brain::start();
     let mut white = Brain::start();
     for brain in [&mut black, &mut white] {
@@ -500,4 +500,37 @@ fn the_end_of_input_answers_the_move_being_thought_about() {
     assert_eq!(answers[0], "OK");
     let (x, y) = point(answers[1]);
     assert!(x < 15 && y < 15, "{text}");
+}
+
+/// Gomocup's rule 1: the brain's only way to five in a row makes six, which wins in
+/// freestyle and not under exactly five; there the brain plays elsewhere, and the
+/// opponent's own win (a four of its own) is blocked instead.
+#[test]
+fn rule_1_is_exactly_five() {
+    // The brain (1): 5,7 6,7 7,7 8,7 and 10,7; 9,7 joins them into six. The opponent
+    // (2): 4,7 blocks the other end, and 0,0 1,0 2,0 3,0 is a four that wins at 4,0.
+    let board = [
+        "5,7,1", "6,7,1", "7,7,1", "8,7,1", "10,7,1", "4,7,2", "0,0,2", "1,0,2", "2,0,2", "3,0,2",
+    ];
+    let answer = |rule: u32| {
+        let mut brain = Brain::start();
+        brain.send("START 15");
+        assert_eq!(brain.reply(5 * SEC), "OK");
+        brain.send("INFO timeout_turn 500");
+        brain.send(&format!("INFO rule {rule}"));
+        brain.send("BOARD");
+        for line in board {
+            brain.send(line);
+        }
+        brain.send("DONE");
+        let reply = brain.reply(10 * SEC);
+        brain.send("END");
+        reply
+    };
+    assert_eq!(answer(0), "9,7", "freestyle: six in a row wins");
+    assert_eq!(
+        answer(1),
+        "4,0",
+        "exactly five: six does not win, so block the four"
+    );
 }

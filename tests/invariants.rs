@@ -86,7 +86,7 @@ proptest! {
     #[test]
     fn mnk_playouts(seed in any::<u64>(), size in 0usize..6) {
         let (m, n, k) = [(3, 3, 3), (4, 4, 4), (5, 5, 4), (5, 5, 5), (7, 4, 3), (1, 1, 1)][size];
-        playout_prop(&Mnk::start(&MnkSettings { m, n, k }), seed);
+        playout_prop(&Mnk::start(&MnkSettings::new(m, n, k)), seed);
     }
 
     #[test]
@@ -114,6 +114,6 @@ proptest! {
 
     #[test]
     fn mnk_large_board_playouts(seed in any::<u64>()) {
-        playout_prop(&Mnk::start(&MnkSettings { m: 19, n: 19, k: 5 }), seed);
+        playout_prop(&Mnk::start(&MnkSettings::new(19, 19, 5)), seed);
     }
 }

@@ -88,7 +88,7 @@ fn one_game(
 fn learning_stops_losing_to_a_scripted_line() {
     let dir = temp_dir("line");
     let path = dir.join("store.txt");
-    let settings = MnkSettings { m: 5, n: 5, k: 4 };
+    let settings = MnkSettings::new(5, 5, 4);
     let mut unused = LearnStore::open(dir.join("unused.txt")).unwrap();
     let (losing_line, first) = one_game(&settings, Side::Second, 2, 4, &mut unused, false);
     assert_eq!(
@@ -136,7 +136,7 @@ fn learning_stops_losing_to_a_scripted_line() {
 /// reply and hates c1 must not move the engine off c1.
 #[test]
 fn learning_never_prefers_a_proven_loss() {
-    let settings = MnkSettings { m: 3, n: 3, k: 3 };
+    let settings = MnkSettings::new(3, 3, 3);
     let spec = GameSpec::of::<Mnk>(&settings).to_string();
     let dir = temp_dir("proven");
     let mut store = LearnStore::open(dir.join("store.txt")).unwrap();
@@ -339,7 +339,7 @@ fn protocol_learn_file() {
     assert!(out.contains("bestmove a3"), "{out}");
     let store = LearnStore::open(&path).unwrap();
     assert_eq!(store.len(), 5, "{:?}", store.entries());
-    let settings = MnkSettings { m: 3, n: 3, k: 3 };
+    let settings = MnkSettings::new(3, 3, 3);
     let spec = GameSpec::of::<Mnk>(&settings).to_string();
     let mut pos = Mnk::start(&settings);
     for text in ["a1", "b1", "a2", "b2", "a3"] {

@@ -49,7 +49,7 @@ fn mcts<G: Game>(pos: &G, iterations: u64, seed: u64, playout: u32) -> (String, 
 }
 
 fn tictactoe(position: &str) -> Mnk {
-    Mnk::parse_position(&MnkSettings { m: 3, n: 3, k: 3 }, position).unwrap()
+    Mnk::parse_position(&MnkSettings::new(3, 3, 3), position).unwrap()
 }
 
 #[test]

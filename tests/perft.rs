@@ -129,7 +129,7 @@ fn tic_tac_toe_has_255168_games() {
             .sum()
     }
     use agon::game::Game;
-    let mut pos = agon::games::mnk::Mnk::start(&agon::games::mnk::MnkSettings { m: 3, n: 3, k: 3 });
+    let mut pos = agon::games::mnk::Mnk::start(&agon::games::mnk::MnkSettings::new(3, 3, 3));
     assert_eq!(games(&mut pos), 255_168);
 }
 

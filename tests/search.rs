@@ -133,7 +133,7 @@ fn searchers_agree_on_mnk() {
         (5, 5, 4, 10, &[1, 2, 3][..]),
         (4, 3, 3, 6, &[2, 3, 5][..]),
     ] {
-        let start = Mnk::start(&MnkSettings { m, n, k });
+        let start = Mnk::start(&MnkSettings::new(m, n, k));
         let positions = random_positions(&start, 25, plies, 0xA60 + m as u64);
         searchers_agree(&positions, depths);
     }
@@ -237,7 +237,7 @@ fn tic_tac_toe_has_5478_reachable_positions() {
     let mut seen = std::collections::HashSet::new();
     let mut all = Vec::new();
     reachable(
-        &mut Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 }),
+        &mut Mnk::start(&MnkSettings::new(3, 3, 3)),
         &mut seen,
         &mut all,
     );
@@ -251,7 +251,7 @@ fn tic_tac_toe_has_5478_reachable_positions() {
 
 #[test]
 fn tic_tac_toe_empty_board_is_a_proven_draw() {
-    let start = Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 });
+    let start = Mnk::start(&MnkSettings::new(3, 3, 3));
     for kind in [
         SearcherKind::Minimax,
         SearcherKind::AlphaBeta,
@@ -271,7 +271,7 @@ fn pvs_never_loses_tic_tac_toe_from_any_reachable_position() {
     let mut seen = std::collections::HashSet::new();
     let mut all = Vec::new();
     reachable(
-        &mut Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 }),
+        &mut Mnk::start(&MnkSettings::new(3, 3, 3)),
         &mut seen,
         &mut all,
     );
@@ -314,7 +314,7 @@ fn pvs_never_loses_tic_tac_toe_from_any_reachable_position() {
 
 #[test]
 fn four_by_four_k4_is_a_proven_draw() {
-    let start = Mnk::start(&MnkSettings { m: 4, n: 4, k: 4 });
+    let start = Mnk::start(&MnkSettings::new(4, 4, 4));
     let mut searcher = new_searcher::<Mnk>(
         SearcherKind::Pvs,
         &SearchOptions {
@@ -343,7 +343,7 @@ fn searchers_agree_on_halma() {
 
 #[test]
 fn shortest_win_is_chosen() {
-    let s = MnkSettings { m: 3, n: 3, k: 3 };
+    let s = MnkSettings::new(3, 3, 3);
     // x: a1 b1 a2; o: b3 c3 c2. x to move wins at once on c1 (row) or a3 (column); b2 would
     // also win, later (it makes two threats), and must not be preferred.
     let pos = Mnk::parse_position(&s, "1oo/x1o/xx1 x").unwrap();
@@ -381,7 +381,7 @@ fn lazy_smp_proves_what_one_thread_proves() {
         r
     };
     // The empty 4x4 four-in-a-row board is a draw.
-    let empty = Mnk::start(&MnkSettings { m: 4, n: 4, k: 4 });
+    let empty = Mnk::start(&MnkSettings::new(4, 4, 4));
     for threads in [1, 2, 3] {
         let r = run(&empty, threads);
         assert!(r.solved, "threads {threads}");
@@ -392,7 +392,7 @@ fn lazy_smp_proves_what_one_thread_proves() {
         );
     }
     // X completes the top row at once: a win in one ply, found by every thread count.
-    let settings = MnkSettings { m: 3, n: 3, k: 3 };
+    let settings = MnkSettings::new(3, 3, 3);
     let pos = Mnk::parse_position(&settings, "xx1/oo1/3 x").unwrap();
     let r = run(&pos, 2);
     assert_eq!(pos.format_move(r.best.unwrap()), "c3");
@@ -404,7 +404,7 @@ fn lazy_smp_proves_what_one_thread_proves() {
 /// threats share their square, nothing is proved.
 #[test]
 fn forced_results_at_the_root() {
-    let five = MnkSettings { m: 5, n: 5, k: 4 };
+    let five = MnkSettings::new(5, 5, 4);
     let pvs_at_1 = |text: &str| {
         let pos = Mnk::parse_position(&five, text).unwrap();
         let got =

@@ -191,6 +191,9 @@ pub struct ParamSpec {
     pub default: i64,
     /// One line of documentation.
     pub doc: &'static str,
+    /// Left out of a spec's written form while at its default (a rule added later, so
+    /// that the specs written before it stay the same: `mnk`'s `exact`).
+    pub quiet_default: bool,
 }
 
 /// Parameter values of a game, one per [`ParamSpec`] of the game, in the same order.

@@ -156,13 +156,21 @@ pub fn params_of(name: &str) -> Option<&'static [ParamSpec]> {
 }
 
 impl GameSpec {
+    /// The parameters a written spec names: all but those left out at their default
+    /// ([`ParamSpec::quiet_default`]).
+    fn written_params(&self) -> impl Iterator<Item = (&'static ParamSpec, i64)> + '_ {
+        params_of(self.name)
+            .unwrap_or(&[])
+            .iter()
+            .zip(self.values.iter().copied())
+            .filter(|(spec, value)| !(spec.quiet_default && *value == spec.default))
+    }
+
     /// The spec in one word (`mnk:m=5,n=5,k=4`): what [`GameSpec::parse`] reads back, for
     /// tools that split an engine's arguments on spaces.
     pub fn one_word(&self) -> String {
-        let specs = params_of(self.name).unwrap_or(&[]);
-        let params: Vec<String> = specs
-            .iter()
-            .zip(&self.values)
+        let params: Vec<String> = self
+            .written_params()
             .map(|(spec, value)| format!("{}={value}", spec.name))
             .collect();
         if params.is_empty() {
@@ -291,8 +299,7 @@ impl fmt::Display for GameSpec {
     /// The canonical form: the name and every parameter as `key=value`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.name)?;
-        let specs = params_of(self.name).unwrap_or(&[]);
-        for (spec, value) in specs.iter().zip(&self.values) {
+        for (spec, value) in self.written_params() {
             write!(f, " {}={}", spec.name, value)?;
         }
         Ok(())

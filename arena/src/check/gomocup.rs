@@ -127,7 +127,7 @@ pub(super) async fn walk(
         "INFO time_left 2147483647".to_string(),
         "INFO max_memory 0".to_string(),
         "INFO game_type 1".to_string(),
-        "INFO rule 0".to_string(),
+        format!("INFO rule {}", u8::from(settings.exact)),
     ];
     for info in &infos {
         s.send(info).await;

@@ -141,7 +141,13 @@ impl Link {
                 } else {
                     format!("RECTSTART {},{}", s.m, s.n)
                 };
-                Ok(vec![start, "INFO rule 0".into(), "INFO game_type 1".into()])
+                // Gomocup's rule 1 is exactly five (`mnk ... exact=1`), 0 freestyle.
+                let rule = u8::from(s.exact);
+                Ok(vec![
+                    start,
+                    format!("INFO rule {rule}"),
+                    "INFO game_type 1".into(),
+                ])
             }
             Command::Position { position, moves } => {
                 self.target = Some(Named {
@@ -491,6 +497,20 @@ mod tests {
                 "INFO time_left 120000"
             ]
         );
+    }
+
+    #[test]
+    fn exactly_five_is_rule_1() {
+        let mut l = link("gomoku exact=1");
+        let new_game = Command::NewGame {
+            dialect: agon::protocol::Dialect::Ugi,
+            size: None,
+        };
+        assert_eq!(
+            l.lines(&new_game).unwrap(),
+            ["START 15", "INFO rule 1", "INFO game_type 1"]
+        );
+        assert!(plays(&GameSpec::parse("gomoku exact=1").unwrap()).is_ok());
     }
 
     #[test]

@@ -270,6 +270,7 @@ impl Game for Clobber {
                 max: MAX_SQUARES as i64,
                 default: 5,
                 doc: "board height (rows x cols at most 256 squares)",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "cols",
@@ -277,6 +278,7 @@ impl Game for Clobber {
                 max: MAX_COLS as i64,
                 default: 6,
                 doc: "board width (at most 26 columns, a to z)",
+                quiet_default: false,
             },
         ]
     }

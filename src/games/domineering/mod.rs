@@ -102,6 +102,7 @@ impl Game for Domineering {
                 max: 8,
                 default: 4,
                 doc: "rows of the board",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "cols",
@@ -109,6 +110,7 @@ impl Game for Domineering {
                 max: 8,
                 default: 4,
                 doc: "columns of the board",
+                quiet_default: false,
             },
         ]
     }

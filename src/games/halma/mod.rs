@@ -421,6 +421,7 @@ impl Game for Halma {
                 max: 16,
                 default: 16,
                 doc: "board size: 8 (10-piece camps), 10 (15) or 16 (19)",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "strict",
@@ -428,6 +429,7 @@ impl Game for Halma {
                 max: 1,
                 default: 0,
                 doc: "1: win only with the whole opposing camp held by own pieces; 0: camp full, one own piece suffices",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "limit",
@@ -435,6 +437,7 @@ impl Game for Halma {
                 max: 100_000,
                 default: 600,
                 doc: "plies after which the game is drawn",
+                quiet_default: false,
             },
         ]
     }

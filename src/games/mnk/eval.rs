@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn incremental_line_statistics_match_a_full_scan() {
         for (m, n, k) in [(3, 3, 3), (5, 5, 4), (7, 6, 4), (4, 4, 1), (9, 9, 5)] {
-            let mut pos = Mnk::start(&MnkSettings { m, n, k });
+            let mut pos = Mnk::start(&MnkSettings::new(m, n, k));
             let mut state = (m * 100 + n * 10 + k) as u64;
             let mut stack = Vec::new();
             loop {
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn threats_favour_the_side_that_can_complete_them() {
-        let s = MnkSettings { m: 3, n: 3, k: 3 };
+        let s = MnkSettings::new(3, 3, 3);
         // x: a1 b1 (threat on c1); o: a3. o to move must block.
         let pos = Mnk::parse_position(&s, "o2/3/xx1 o").unwrap();
         assert!(evaluate(&pos, MnkHeuristic::Threats) < 0);

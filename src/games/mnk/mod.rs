@@ -3,6 +3,11 @@
 //!
 //! Rules: Wikipedia "m,n,k-game". The first player is X, the second O. Squares are named
 //! by column letter (`a` at the left) and row number (`1` at the bottom), as on a chess board.
+//!
+//! With `exact=1` only a line of exactly `k` wins: a longer one (an *overline*) does not,
+//! for either side, as in Gomocup's rule 1 ("exactly five in a row wins") and in
+//! standard gomoku (Wikipedia "Gomoku", "Standard gomoku"). The threat solver and the
+//! search's forced-result shortcut read lines as freestyle and stay off under this rule.
 
 mod eval;
 mod notation;
@@ -39,6 +44,20 @@ pub struct MnkSettings {
     pub n: usize,
     /// Stones in a row needed to win.
     pub k: usize,
+    /// Only a line of exactly `k` wins (`exact=1`); longer lines do not.
+    pub exact: bool,
+}
+
+impl MnkSettings {
+    /// The freestyle game: `k` or more in a row wins.
+    pub const fn new(m: usize, n: usize, k: usize) -> MnkSettings {
+        MnkSettings {
+            m,
+            n,
+            k,
+            exact: false,
+        }
+    }
 }
 
 /// A move: the index of the square to fill, `row * m + column`, row 0 at the bottom.
@@ -74,6 +93,9 @@ pub struct Mnk {
 struct Geometry {
     /// Windows, flattened: k squares each.
     windows: Vec<u16>,
+    /// For each window, the squares just before its first and just after its last along
+    /// its line ([`OFF_BOARD`] past the edge): an overline runs through one of them.
+    ends: Vec<[u16; 2]>,
     /// `cell_windows[cell_start[c]..cell_start[c + 1]]` are the windows through square c.
     cell_start: Vec<u32>,
     cell_windows: Vec<u32>,
@@ -96,8 +118,11 @@ impl Eq for Mnk {}
 
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
+/// A square past the board's edge in [`Geometry::ends`].
+const OFF_BOARD: u16 = u16::MAX;
+
 fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
-    let windows = build_windows(s);
+    let (windows, ends) = build_windows(s);
     let cells = s.m * s.n;
     let mut lists = vec![Vec::new(); cells];
     for (w, window) in windows.chunks_exact(s.k).enumerate() {
@@ -134,6 +159,7 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         .collect();
     Arc::new(Geometry {
         windows,
+        ends,
         cell_start,
         cell_windows,
         symmetry,
@@ -155,8 +181,17 @@ fn contribution(own: u8, opp: u8, k: usize) -> (i32, usize) {
     }
 }
 
-fn build_windows(s: MnkSettings) -> Vec<u16> {
+/// The windows, flattened, and the squares beyond each one's ends.
+fn build_windows(s: MnkSettings) -> (Vec<u16>, Vec<[u16; 2]>) {
     let mut out = Vec::new();
+    let mut ends = Vec::new();
+    let square = |r: isize, c: isize| {
+        if r < 0 || r >= s.n as isize || c < 0 || c >= s.m as isize {
+            OFF_BOARD
+        } else {
+            (r * s.m as isize + c) as u16
+        }
+    };
     for row in 0..s.n as isize {
         for col in 0..s.m as isize {
             for (dr, dc) in DIRECTIONS {
@@ -173,10 +208,11 @@ fn build_windows(s: MnkSettings) -> Vec<u16> {
                 for i in 0..s.k as isize {
                     out.push(((row + dr * i) * s.m as isize + col + dc * i) as u16);
                 }
+                ends.push([square(row - dr, col - dc), square(end_r + dr, end_c + dc)]);
             }
         }
     }
-    out
+    (out, ends)
 }
 
 impl Mnk {
@@ -226,16 +262,40 @@ impl Mnk {
         side.index() as u8 + 1
     }
 
-    /// The sides that have k in a row somewhere (from scratch).
+    /// The sides that have a winning line somewhere (from scratch).
     fn lines_on_board(&self) -> [bool; 2] {
         let mut found = [false; 2];
-        for window in self.geometry.windows.chunks_exact(self.settings.k) {
+        for (w, window) in self.geometry.windows.chunks_exact(self.settings.k).enumerate() {
             let first = self.cells[window[0] as usize];
-            if first != 0 && window.iter().all(|&c| self.cells[c as usize] == first) {
+            if first != 0
+                && window.iter().all(|&c| self.cells[c as usize] == first)
+                && !self.overline(w, first)
+            {
                 found[first as usize - 1] = true;
             }
         }
         found
+    }
+
+    /// Whether window `w`, full of stones `code`, is part of a longer line that does not
+    /// win: always `false` in freestyle.
+    #[inline]
+    fn overline(&self, w: usize, code: u8) -> bool {
+        self.settings.exact
+            && self.geometry.ends[w]
+                .iter()
+                .any(|&c| c != OFF_BOARD && self.cells[c as usize] == code)
+    }
+
+    /// Whether a stone of `side` just put on `cell` made a winning line (a window through
+    /// it is full; under the exact rule, one that is not part of an overline).
+    fn wins_at(&self, cell: usize, side: Side) -> bool {
+        let g = &self.geometry;
+        let range = g.cell_start[cell] as usize..g.cell_start[cell + 1] as usize;
+        g.cell_windows[range].iter().any(|&w| {
+            self.counts[w as usize][side.index()] as usize == self.settings.k
+                && !self.overline(w as usize, Mnk::code(side))
+        })
     }
 
     fn empty(settings: MnkSettings) -> Mnk {
@@ -336,6 +396,7 @@ impl Game for Mnk {
                 max: MAX_SIZE as i64,
                 default: 3,
                 doc: "board width (columns)",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "n",
@@ -343,6 +404,7 @@ impl Game for Mnk {
                 max: MAX_SIZE as i64,
                 default: 3,
                 doc: "board height (rows)",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "k",
@@ -350,22 +412,32 @@ impl Game for Mnk {
                 max: MAX_SIZE as i64,
                 default: 3,
                 doc: "stones in a row to win",
+                quiet_default: false,
+            },
+            ParamSpec {
+                name: "exact",
+                min: 0,
+                max: 1,
+                default: 0,
+                doc: "1: only exactly k in a row wins, a longer line does not (Gomocup rule 1)",
+                quiet_default: true,
             },
         ]
     }
 
     fn settings(values: &[i64]) -> Result<MnkSettings, String> {
         let (m, n, k) = (values[0] as usize, values[1] as usize, values[2] as usize);
+        let exact = values.get(3).is_some_and(|&e| e == 1);
         if k > m.max(n) {
             return Err(format!(
                 "k={k} can never be reached on a board of width m={m} and height n={n}"
             ));
         }
-        Ok(MnkSettings { m, n, k })
+        Ok(MnkSettings { m, n, k, exact })
     }
 
     fn param_values(s: &MnkSettings) -> Vec<i64> {
-        vec![s.m as i64, s.n as i64, s.k as i64]
+        vec![s.m as i64, s.n as i64, s.k as i64, i64::from(s.exact)]
     }
 
     fn start(settings: &MnkSettings) -> Mnk {
@@ -408,7 +480,7 @@ impl Game for Mnk {
         self.filled += 1;
         self.toggle(cell, side);
         self.to_move = side.other();
-        if self.update_windows(cell, side, true) {
+        if self.update_windows(cell, side, true) && (!self.settings.exact || self.wins_at(cell, side)) {
             self.outcome = Some(Outcome::Win(side));
         } else if self.filled == self.cells.len() {
             self.outcome = Some(Outcome::Draw);
@@ -496,6 +568,10 @@ impl Game for Mnk {
     /// it costs a scan of every window at every node with a threat on the board, and
     /// gomoku lost 38% of its games, -85 +- 50 Elo, against this version.)
     fn forced(&self) -> Option<Forced> {
+        if self.settings.exact {
+            // A window one short may complete an overline: the shortcut would be wrong.
+            return None;
+        }
         let (me, them) = (self.to_move.index(), 1 - self.to_move.index());
         if self.threats(me) > 0 {
             return Some(Forced::WinNextMove);
@@ -529,7 +605,7 @@ mod tests {
     use super::*;
 
     fn ttt() -> Mnk {
-        Mnk::start(&MnkSettings { m: 3, n: 3, k: 3 })
+        Mnk::start(&MnkSettings::new(3, 3, 3))
     }
 
     #[test]
@@ -545,14 +621,14 @@ mod tests {
         assert!(moves.is_empty());
 
         // x o x / x o o / o x x : full board, no line.
-        let g = Mnk::parse_position(&MnkSettings { m: 3, n: 3, k: 3 }, "xox/xoo/oxx o").unwrap();
+        let g = Mnk::parse_position(&MnkSettings::new(3, 3, 3), "xox/xoo/oxx o").unwrap();
         assert_eq!(g.outcome(), Some(Outcome::Draw));
     }
 
     #[test]
     fn anti_diagonal_win_on_rectangle() {
         // 4 wide, 3 high, k=3: O on d1, c2, b3 is a diagonal.
-        let s = MnkSettings { m: 4, n: 3, k: 3 };
+        let s = MnkSettings::new(4, 3, 3);
         let mut g = Mnk::start(&s);
         for text in ["a1", "d1", "a2", "c2", "d3", "b3"] {
             let mv = g.parse_move(text).unwrap();
@@ -576,7 +652,7 @@ mod tests {
     /// Hand-worked positions for [`Game::forced`].
     #[test]
     fn forced_results_are_seen_without_search() {
-        let ttt = MnkSettings { m: 3, n: 3, k: 3 };
+        let ttt = MnkSettings::new(3, 3, 3);
         let pos = |s: &MnkSettings, text: &str| Mnk::parse_position(s, text).unwrap();
         // x to move completes the bottom row.
         assert_eq!(pos(&ttt, "oo1/3/xx1 x").forced(), Some(Forced::WinNextMove));
@@ -587,7 +663,7 @@ mod tests {
             pos(&ttt, "oo1/x2/xx1 o").forced(),
             Some(Forced::WinNextMove)
         );
-        let five = MnkSettings { m: 5, n: 5, k: 4 };
+        let five = MnkSettings::new(5, 5, 4);
         // An open three of x on the bottom row (a1 and e1 both complete four): o loses.
         assert_eq!(
             pos(&five, "5/5/5/oo3/1xxx1 o").forced(),
@@ -602,6 +678,80 @@ mod tests {
         );
         // Nothing on the board: nothing forced.
         assert_eq!(pos(&five, "5/5/5/5/5 x").forced(), None);
+    }
+
+    /// Gomocup rule 1 (and standard gomoku): exactly five wins, six or more does not,
+    /// for either side; an exact five in one direction wins beside an overline in another.
+    #[test]
+    fn exact_rule_refuses_overlines() {
+        let exact = MnkSettings {
+            exact: true,
+            ..MnkSettings::new(9, 9, 5)
+        };
+        let free = MnkSettings::new(9, 9, 5);
+        let play = |s: &MnkSettings, moves: &[&str]| {
+            let mut g = Mnk::start(s);
+            for text in moves {
+                let mv = g.parse_move(text).unwrap();
+                assert!(g.outcome().is_none(), "{text} after the end");
+                g.make_move(mv);
+            }
+            g
+        };
+        // x: a1 b1 c1 d1 e1, exactly five.
+        let five = ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9", "e1"];
+        assert_eq!(play(&exact, &five).outcome(), Some(Outcome::Win(Side::First)));
+        // x: a1 b1 c1 d1 f1, then e1 joins them into six: a win in freestyle only.
+        let six = ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9", "f1", "i5", "e1"];
+        assert_eq!(play(&free, &six).outcome(), Some(Outcome::Win(Side::First)));
+        let g = play(&exact, &six);
+        assert_eq!(g.outcome(), None);
+        // Seven, closing a gap from the other end, is no win either.
+        let mut seven = six.to_vec();
+        seven.extend(["i6", "g1"]);
+        assert_eq!(play(&exact, &seven).outcome(), None);
+        // The same for o: o's six on row 9 after a wasted x move.
+        let o_six = [
+            "e5", "a9", "a1", "b9", "b1", "c9", "c1", "d9", "i1", "f9", "i3", "e9",
+        ];
+        assert_eq!(play(&exact, &o_six).outcome(), None);
+        assert_eq!(play(&free, &o_six).outcome(), Some(Outcome::Win(Side::Second)));
+        // e5 completes both an overline on row 5 (a5-d5, f5, g5) and an exact five on
+        // column e (e1-e4): the five wins.
+        let both = [
+            "a5", "a9", "b5", "b9", "c5", "c9", "d5", "d9", "f5", "h9", "g5", "i8", "e1",
+            "i7", "e2", "i6", "e3", "h8", "e4", "h7", "e5",
+        ];
+        let g = play(&exact, &both);
+        assert_eq!(g.outcome(), Some(Outcome::Win(Side::First)));
+        // The board names the five, not a piece of the overline.
+        use crate::view::GameView;
+        assert_eq!(g.ending().unwrap().squares, ["e1", "e2", "e3", "e4", "e5"]);
+        // A position read whole sees the same: an overline alone is no result, and
+        // taking the last stone back reopens the game as in freestyle.
+        let text = "9/9/9/9/9/9/9/oooo1o3/xxxxxx3 o";
+        assert_eq!(Mnk::parse_position(&exact, text).unwrap().outcome(), None);
+        assert_eq!(
+            Mnk::parse_position(&free, text).unwrap().outcome(),
+            Some(Outcome::Win(Side::First))
+        );
+        let mut g = play(&exact, &five);
+        g.unmake_move(Mnk::start(&exact).parse_move("e1").unwrap(), ());
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.forced(), None, "no shortcut under the exact rule");
+    }
+
+    #[test]
+    fn exact_is_written_only_when_set() {
+        use crate::games::GameSpec;
+        let plain = GameSpec::parse("gomoku").unwrap();
+        assert_eq!(plain.to_string(), "mnk m=15 n=15 k=5");
+        assert_eq!(plain.one_word(), "mnk:m=15,n=15,k=5");
+        let exact = GameSpec::parse("gomoku exact=1").unwrap();
+        assert_eq!(exact.to_string(), "mnk m=15 n=15 k=5 exact=1");
+        assert_eq!(GameSpec::parse(&exact.one_word()).unwrap(), exact);
+        assert!(exact.settings_of::<Mnk>().unwrap().exact);
+        assert!(GameSpec::parse("gomoku exact=2").is_err());
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct Solution {
 pub enum SolveError {
     /// The board has more than [`MAX_SQUARES`] squares.
     TooLarge,
+    /// The game is played under the exact rule, which the solver's lines do not know.
+    ExactRule,
     /// The stop flag was raised.
     Stopped,
     /// The tables reached the memory budget ([`Solver::set_memory_limit`]).
@@ -120,6 +122,9 @@ impl Solver {
         let cells = s.m * s.n;
         if cells > MAX_SQUARES {
             return Err(SolveError::TooLarge);
+        }
+        if s.exact {
+            return Err(SolveError::ExactRule);
         }
         let g = &pos.geometry;
         let windows: Vec<u64> = g
@@ -693,7 +698,7 @@ mod tests {
     use crate::games::mnk::MnkSettings;
 
     fn solve(m: usize, n: usize, k: usize, position: Option<&str>) -> Solution {
-        let settings = MnkSettings { m, n, k };
+        let settings = MnkSettings::new(m, n, k);
         let pos = match position {
             Some(p) => Mnk::parse_position(&settings, p).unwrap(),
             None => Mnk::start(&settings),

@@ -27,8 +27,8 @@ const HAND_TEMPO: i32 = 0;
 
 /// The data files, with their boards.
 const DATA: [(&str, MnkSettings); 2] = [
-    ("gomoku-selfplay.txt", MnkSettings { m: 15, n: 15, k: 5 }),
-    ("mnk9-selfplay.txt", MnkSettings { m: 9, n: 9, k: 5 }),
+    ("gomoku-selfplay.txt", MnkSettings::new(15, 15, 5)),
+    ("mnk9-selfplay.txt", MnkSettings::new(9, 9, 5)),
 ];
 
 fn load() -> Vec<Sample> {

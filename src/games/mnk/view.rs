@@ -32,12 +32,17 @@ impl GameView for Mnk {
             },
             Outcome::Win(side) => {
                 let code = Mnk::code(side);
+                // The winning window (under the exact rule, not a piece of an overline).
                 let line = self
                     .geometry
                     .windows
                     .chunks_exact(k)
-                    .find(|w| w.iter().all(|&c| self.cells[c as usize] == code))
-                    .unwrap_or_default();
+                    .enumerate()
+                    .find(|&(w, cells)| {
+                        cells.iter().all(|&c| self.cells[c as usize] == code)
+                            && !self.overline(w, code)
+                    })
+                    .map_or(&[][..], |(_, cells)| cells);
                 Ending {
                     words: format!("{} wins with {k} in a row", title(Mnk::side_name(side))),
                     squares: line

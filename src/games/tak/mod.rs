@@ -1033,6 +1033,7 @@ impl Game for Tak {
                 max: 8,
                 default: 5,
                 doc: "board width and height",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "halfkomi",
@@ -1040,6 +1041,7 @@ impl Game for Tak {
                 max: 10,
                 default: 0,
                 doc: "twice the komi Black gets in a flat count (4 = komi 2)",
+                quiet_default: false,
             },
             ParamSpec {
                 name: "line",
@@ -1047,6 +1049,7 @@ impl Game for Tak {
                 max: 1,
                 default: 0,
                 doc: "1: the 4x4 line-of-four variant (size=4 only)",
+                quiet_default: false,
             },
         ]
     }
