@@ -222,6 +222,47 @@ pub fn game_text(record: &GameRecord, final_board: &[String], settings: &PgnSett
     out
 }
 
+/// A gomoku game as Piskvork's `.psq` record ([`agon::games::mnk::psq`]), which Gomocup
+/// publishes its games in and gomoku GUIs open: five in a row on a board of 5 to 26 a
+/// side, from the empty board (an opening's stones are its first moves, with 0 ms).
+/// `None` for other games and for games from a set-up position.
+pub fn psq_game(record: &GameRecord) -> Option<String> {
+    use agon::games::mnk::psq::{PsqGame, END_FAULT, END_NORMAL, END_TIMEOUT};
+    let spec = GameSpec::parse(&record.spec).ok()?;
+    crate::dialect::gomocup::plays(&spec).ok()?;
+    if record.opening.position.is_some() {
+        // A .psq file starts from the empty board.
+        return None;
+    }
+    let settings = spec.settings_of::<agon::games::mnk::Mnk>()?;
+    let start = <agon::games::mnk::Mnk as agon::game::Game>::start(&settings);
+    let moves = record
+        .moves
+        .iter()
+        .map(|m| {
+            let mv = agon::game::Game::parse_move(&start, &m.mv).ok()?;
+            Some((mv, m.time_ms.map_or(0, |t| t.round() as u64)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let code = match record.termination {
+        Termination::Normal | Termination::Adjudication { .. } | Termination::Interrupted => {
+            END_NORMAL
+        }
+        Termination::TimeForfeit { .. } => END_TIMEOUT,
+        _ => END_FAULT,
+    };
+    Some(
+        PsqGame {
+            width: settings.m,
+            height: settings.n,
+            moves,
+            players: Some([record.p1.name.clone(), record.p2.name.clone()]),
+            code,
+        }
+        .write(),
+    )
+}
+
 /// A PTN game (Portable Tak Notation, https://ustak.org/portable-tak-notation/) of a Tak
 /// game, for PTN viewers such as PTN Ninja: tags, then numbered move pairs, then the
 /// result. `None` when the game is not Tak. Tag values and comments are quoted as in

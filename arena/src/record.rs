@@ -481,6 +481,10 @@ pub struct GameRecord {
     /// The PTN file of a Tak game, relative to the output directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ptn_file: Option<String>,
+    /// The `.psq` file of a gomoku game (Piskvork's record), relative to the output
+    /// directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub psq_file: Option<String>,
     /// Things worth knowing that did not end the game (ignored lines, engine warnings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -708,6 +712,7 @@ mod tests {
             game_file: Some("games/g.txt".into()),
             transcript_file: None,
             ptn_file: None,
+            psq_file: None,
             notes: vec![],
             fingerprint: None,
             result_detail: None,

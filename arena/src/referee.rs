@@ -700,6 +700,7 @@ pub async fn play_game(
         game_file: None,
         transcript_file: None,
         ptn_file: None,
+        psq_file: None,
         notes: state.notes,
         fingerprint: None,
         result_detail: state.game.result_detail(),

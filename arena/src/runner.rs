@@ -115,9 +115,10 @@ pub async fn run_match(
 }
 
 /// Writes a finished game's files under `run_dir`: its own file `games/game-NNNNN.txt`
-/// (PGN and the final board), the transcript if any, and appends it to the run's PGN file
-/// (and, for Tak, the run's PTN file `games.ptn`); fills in their names, relative to the
-/// output directory, in the record.
+/// (PGN and the final board), the transcript if any, for gomoku Piskvork's record
+/// `games/game-NNNNN.psq`, and appends it to the run's PGN file (and, for Tak, the run's
+/// PTN file `games.ptn`); fills in their names, relative to the output directory, in the
+/// record.
 ///
 /// # Errors
 /// The I/O error writing the game file or the run's PGN (the record then names no game
@@ -136,6 +137,14 @@ pub fn write_game_files(
         if std::fs::write(&path, transcript_text(&lines, dropped)).is_ok() {
             output.record.transcript_file =
                 Some(format!("{}/games/{stem}.transcript.txt", dir_name(run_dir)));
+        }
+    }
+    if let Some(psq) = crate::pgn::psq_game(&output.record) {
+        let name = format!("{stem}.psq");
+        if std::fs::create_dir_all(&games_dir).is_ok()
+            && std::fs::write(games_dir.join(&name), psq).is_ok()
+        {
+            output.record.psq_file = Some(format!("{}/games/{name}", dir_name(run_dir)));
         }
     }
     if let Some(ptn) = ptn_game(&output.record, &records.tags) {

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use agon::game::Game;
+use agon::games::mnk::psq::PsqGame;
+use agon::games::mnk::{Mnk, MnkSettings};
 use common::*;
 use serde_json::Value;
 
@@ -161,18 +164,38 @@ fn agons_brain_passes_every_check_and_hostile_brains_fail_the_right_one() {
             .unwrap()["detail"]
             .to_string();
         assert!(detail.contains(says), "{mode}: {detail}");
+        // No hostile brain knows swap2: a failed recommendation, named by its answer,
+        // after which the walk goes on to the unknown command and END.
+        if mode == "chatter" {
+            assert_eq!(status(&report, "swap2"), "fail", "{report:#}");
+            assert!(report
+                .to_string()
+                .contains("'UNKNOWN SWAP2BOARD' to SWAP2BOARD with 0 stones"));
+            assert_eq!(status(&report, "unknown-command"), "pass", "{report:#}");
+            assert_eq!(status(&report, "end"), "pass", "{report:#}");
+        }
     }
 }
 
-/// The brain against agon in agon's own protocol: every game ends normally, and what the
-/// journal records is legal by the library's rules (the referee checked every move).
+/// The brain against agon in agon's own protocol, on Gomocup's clock (a game clock and a
+/// most per move): every game ends normally, what the journal records is legal by the
+/// library's rules (the referee checked every move), and each game's Piskvork record
+/// (`.psq`) replays to the journaled end.
 #[test]
 fn a_match_between_the_brain_and_agon_has_no_fault() {
     let dir = tempfile::tempdir().unwrap();
     let marker = marker("gomocup-match");
     let mut c = arena_match(dir.path(), &marker);
     c.args(["--game", "gomoku", "--games", "10", "--concurrency", "2"])
-        .args(["--seed", "5", "--each", "st=0.05", "--openings", "random:4"])
+        .args([
+            "--seed",
+            "5",
+            "--each",
+            "tc=4",
+            "st=0.05",
+            "--openings",
+            "random:4",
+        ])
         .arg("--engine")
         .arg(format!("cmd={}", brain().display()))
         .args(["name=brain", "proto=gomocup", "--engine"])
@@ -205,6 +228,25 @@ fn a_match_between_the_brain_and_agon_has_no_fault() {
             .filter(|m| m["side"] == brain_side && m.get("book").is_none())
             .count();
         assert!(played >= 3, "{g}");
+        // The .psq file: Piskvork's coordinates read back into the same game.
+        let psq = g["psq_file"].as_str().unwrap_or_else(|| panic!("{g}"));
+        let text = std::fs::read_to_string(dir.path().join("arena-out").join(psq)).unwrap();
+        let game = PsqGame::parse(&text).unwrap_or_else(|e| panic!("{psq}: {e}\n{text}"));
+        assert!(text.starts_with("Piskvorky 15x15, 0:0, 0\n"), "{text}");
+        let mut pos = Mnk::start(&MnkSettings::new(15, 15, 5));
+        for (i, &(mv, ms)) in game.moves.iter().enumerate() {
+            assert_eq!(pos.format_move(mv), g["moves"][i]["mv"], "{psq} move {i}");
+            let book = g["moves"][i].get("book").is_some();
+            assert!(
+                book == (ms == 0) || !book,
+                "{psq}: an opening stone with {ms} ms"
+            );
+            pos.make_move(mv);
+        }
+        assert_eq!(pos.format_position(), g["final_position"], "{psq}");
+        let names = game.players.unwrap();
+        assert_eq!([&names[0], &names[1]], [&g["p1"]["name"], &g["p2"]["name"]]);
+        assert_eq!(game.code, 0, "{psq}: a game the rules ended");
     }
 }
 
@@ -242,6 +284,18 @@ fn a_brain_that_plays_a_taken_square_or_goes_silent_loses_for_it() {
             pgn.contains(&format!("[Termination \"{termination}\"]")),
             "{mode}: {pgn}"
         );
+        // Piskvork's end codes in the .psq files: 15 a timeout, -2 any other fault.
+        let games_dir = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path().join("games"))
+            .find(|p| p.is_dir())
+            .expect("games/");
+        let code = if mode == "silent" { 15 } else { -2 };
+        for name in ["game-00000.psq", "game-00001.psq"] {
+            let text = std::fs::read_to_string(games_dir.join(name)).unwrap();
+            assert_eq!(PsqGame::parse(&text).unwrap().code, code, "{mode}: {text}");
+        }
     }
 }
 

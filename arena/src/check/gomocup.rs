@@ -1,8 +1,8 @@
 //! `arena check --proto gomocup`: the conformance walk of a Gomocup brain, as Piskvork's
 //! protocol asks (protocl2en.htm) and Gomocup managers rely on: `START` answered `OK`,
 //! `INFO` never answered, a legal move for `BEGIN`, `TURN` and `BOARD` within the turn
-//! limit, `UNKNOWN` for an unknown command, `TAKEBACK` and `RESTART` (optional in the
-//! protocol, so recommendations), and an exit after `END`. Moves are checked with the
+//! limit, `UNKNOWN` for an unknown command, `TAKEBACK`, `RESTART` and `SWAP2BOARD`
+//! (optional in the protocol, so recommendations), and an exit after `END`. Moves are checked with the
 //! library's rules; lines end in CR LF as the manager writes them.
 
 use std::time::Duration;
@@ -26,6 +26,7 @@ const CHECKS: &[(&str, bool)] = &[
     ("turn-time", true),
     ("board", true),
     ("takeback", false),
+    ("swap2", false),
     ("unknown-command", true),
     ("end", true),
 ];
@@ -269,6 +270,10 @@ pub(super) async fn walk(
     if !s.alive {
         return stopped(s, checks).await;
     }
+    swap2_check(config, s, checks, &settings).await;
+    if !s.alive {
+        return stopped(s, checks).await;
+    }
     s.send("AGONCHECKUNKNOWN 1,2").await;
     match s.expect(is_answer, d).await {
         Ok((line, _)) if line.to_ascii_uppercase().starts_with("UNKNOWN")
@@ -301,6 +306,77 @@ pub(super) async fn walk(
         ),
     }
     name
+}
+
+/// `SWAP2BOARD` (a recommendation: Gomocup plays swap2 openings in some leagues): with no
+/// stones the brain proposes three, on distinct empty squares; with the three stones of
+/// the centre's cross the brain answers `SWAP`, one stone or two, on empty squares.
+async fn swap2_check(
+    config: &CheckConfig,
+    s: &mut Session,
+    checks: &mut Checks,
+    settings: &MnkSettings,
+) {
+    let d = config.deadline;
+    let (cx, cy) = (settings.m as u32 / 2, settings.n as u32 / 2);
+    let opening = [
+        Point { x: cx, y: cy },
+        Point { x: cx + 1, y: cy },
+        Point { x: cx, y: cy + 1 },
+    ];
+    let mut said = Vec::new();
+    for stones in [&[][..], &opening[..]] {
+        s.send("SWAP2BOARD").await;
+        for p in stones {
+            s.send(&p.to_string()).await;
+        }
+        s.send("DONE").await;
+        let line = match s.expect(is_answer, d).await {
+            Ok((line, _)) => line,
+            Err(Wait::Closed(_)) => return,
+            Err(w) => {
+                answers_within(s, Duration::from_millis(200)).await;
+                let what = format!("SWAP2BOARD with {} stones", stones.len());
+                return checks.fail(
+                    "swap2",
+                    false,
+                    w.describe(&what, d),
+                    "answer SWAP2BOARD ... DONE within the turn limit (three stones to open; SWAP, one or two stones after three)",
+                );
+            }
+        };
+        let taken = |p: &Point| stones.contains(p);
+        let on_board = |p: &Point| p.x < settings.m as u32 && p.y < settings.n as u32;
+        let fine = |points: &[Point]| {
+            points.iter().all(|p| on_board(p) && !taken(p))
+                && (1..points.len()).all(|i| !points[..i].contains(&points[i]))
+        };
+        let ok = match (stones.len(), parse_reply(&line)) {
+            (0, Some(Reply::Moves(points))) => points.len() == 3 && fine(&points),
+            (_, Some(Reply::Swap)) if !stones.is_empty() => true,
+            (_, Some(Reply::Move(p))) if !stones.is_empty() => fine(&[p]),
+            (_, Some(Reply::Moves(points))) if !stones.is_empty() => {
+                points.len() == 2 && fine(&points)
+            }
+            _ => false,
+        };
+        if !ok {
+            // A brain without swap2 may answer each line: let those go before going on.
+            answers_within(s, Duration::from_millis(200)).await;
+            return checks.fail(
+                "swap2",
+                false,
+                format!("'{line}' to SWAP2BOARD with {} stones", stones.len()),
+                "to SWAP2BOARD answer three empty squares 'x,y x,y x,y' to open, and SWAP, 'x,y' or 'x,y x,y' after three stones",
+            );
+        }
+        said.push(format!("'{line}'"));
+    }
+    checks.pass(
+        "swap2",
+        false,
+        format!("SWAP2BOARD answered {}", said.join(" then ")),
+    );
 }
 
 /// `RESTART`, a position from a seeded game as `BOARD`, and `TAKEBACK`.

@@ -11,6 +11,7 @@
 
 mod eval;
 mod notation;
+pub mod psq;
 pub mod solve;
 mod view;
 #[cfg(test)]
