@@ -165,10 +165,14 @@ impl Openings {
         Ok((name, text))
     }
 
-    /// Reads gomoku openings as Gomocup writes them (Piskvork's `openings.txt`,
-    /// c-gomoku-cli's `type=offset`): one opening per line, its stones in the order they
-    /// are played, each `dx,dy` from the centre square (`width / 2`, `height / 2`), `x`
-    /// to the right and `y` down, as in Piskvork's `playOpening`. `#` starts a comment.
+    /// Reads gomoku openings as Gomocup's tools write them, one opening per line, its
+    /// stones in the order they are played; `#` starts a comment. A line is either
+    /// Piskvork's `openings.txt` form (c-gomoku-cli's `type=offset`): `dx,dy` from the
+    /// centre square (`width / 2`, `height / 2`), `x` to the right and `y` down, as in
+    /// Piskvork's `playOpening`; or c-gomoku-cli's `type=pos` form, which Rapfi's
+    /// `opengen` writes: squares run together, `h10k12`, a letter for the column `x` from
+    /// `a` and a number for the row `y` + 1, `y` counted down from the top as in the
+    /// protocol.
     ///
     /// # Errors
     /// [`OpeningError`] for unreadable files, games that are not m,n,k, odd or unreadable
@@ -193,6 +197,20 @@ impl Openings {
                     format!("Gomocup openings are for gomoku and m,n,k games, not '{spec}'"),
                 ));
             };
+            if line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                let moves =
+                    squares_run_together(line, &settings).map_err(|reason| bad(i + 1, reason))?;
+                let opening = validate_opening(
+                    &Opening {
+                        position: None,
+                        moves,
+                    },
+                    spec,
+                )
+                .map_err(|reason| bad(i + 1, reason))?;
+                list.push(opening);
+                continue;
+            }
             let numbers = line
                 .split([',', ' ', '\t'])
                 .filter(|w| !w.is_empty())
@@ -394,6 +412,41 @@ impl Openings {
         }
         Ok(Openings::List(list))
     }
+}
+
+/// c-gomoku-cli's and Rapfi's `h10k12l9`: a column letter from `a` and a row number from
+/// 1 at the top, per stone, as moves in Agon's notation.
+fn squares_run_together(
+    line: &str,
+    settings: &agon::games::mnk::MnkSettings,
+) -> Result<Vec<String>, String> {
+    let mut moves = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        let letter = rest.as_bytes()[0].to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            return Err(format!("'{rest}': expected a column letter"));
+        }
+        let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+        let number: u32 = rest[1..1 + digits]
+            .parse()
+            .map_err(|_| format!("'{rest}': expected a row number after the letter"))?;
+        let point = agon::protocol::gomocup::Point {
+            x: u32::from(letter - b'a'),
+            y: number.wrapping_sub(1),
+        };
+        let mv = crate::dialect::gomocup::move_of(settings, point).ok_or_else(|| {
+            format!(
+                "{} is off the {}x{} board",
+                &rest[..1 + digits],
+                settings.m,
+                settings.n
+            )
+        })?;
+        moves.push(mv);
+        rest = rest[1 + digits..].trim_start();
+    }
+    Ok(moves)
 }
 
 /// Checks an opening against the rules and returns it with canonical moves.
@@ -725,11 +778,24 @@ mod tests {
             panic!("a list");
         };
         assert_eq!(list[0].moves, vec!["s13", "q14"]);
+        // Rapfi's opengen and c-gomoku-cli's pos form: h10 is x 7, y 9 from the top, so
+        // h6 on 15x15; a1 the top left, a15.
+        std::fs::write(&path, "h10k12\n\na1 o15\n").unwrap();
+        let Openings::List(list) = Openings::read_offsets(&path, &gomoku).unwrap() else {
+            panic!("a list");
+        };
+        assert_eq!(list[0].moves, vec!["h6", "k4"]);
+        assert_eq!(list[1].moves, vec!["a15", "o1"]);
         for (text, why) in [
             ("8,-3, 6,-4\n", "off the 15x15 board"),
             ("0,0, 1\n", "3 numbers"),
             ("0,0, 0,0\n", "occupied"),
             ("0,0, a,1\n", "'a' is not a whole number"),
+            ("h10p1\n", "p1 is off the 15x15 board"),
+            ("h10h10\n", "occupied"),
+            ("h0\n", "h0 is off"),
+            ("h10-\n", "expected a column letter"),
+            ("hh\n", "expected a row number"),
         ] {
             std::fs::write(&path, text).unwrap();
             let err = Openings::read_offsets(&path, &gomoku)
