@@ -327,6 +327,13 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The moves the default search considers here: the legal moves, or a subset of them
+    /// that the game knows holds every move worth a look (gomoku: the squares near the
+    /// stones). Never empty while a legal move exists. Default: all legal moves.
+    fn search_moves(&self, out: &mut Vec<Self::Move>) {
+        self.generate_moves(out);
+    }
+
     /// A cheap ordering hint for a move: larger is tried first. Default: all equal.
     fn move_order_hint(&self, _mv: Self::Move) -> i32 {
         0

@@ -583,7 +583,7 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
         }
         let hits_before = self.horizon_hits;
         let mut generated = self.moves.take(p);
-        pos.generate_moves(&mut generated);
+        pos.search_moves(&mut generated);
         if generated.is_empty() {
             // Games report a finished game through `outcome`; this is a safety net.
             self.moves.give(p, generated);
@@ -937,7 +937,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
         }
 
         let mut root = Vec::new();
-        pos.generate_moves(&mut root);
+        pos.search_moves(&mut root);
         let root_is_terminal = root.is_empty() || pos.outcome().is_some();
         let mut result = SearchResult {
             best: None,

@@ -13,6 +13,7 @@ mod eval;
 mod notation;
 pub mod psq;
 pub mod solve;
+pub mod vcf;
 mod view;
 #[cfg(test)]
 mod tune;
@@ -118,6 +119,12 @@ impl PartialEq for Mnk {
 impl Eq for Mnk {}
 
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Boards of more squares than this search only the squares near the stones
+/// ([`Game::search_moves`]); 64 keeps every board the threat solver takes whole.
+const NEAR_ONLY_ABOVE: usize = 64;
+/// How far from a stone a searched square may be.
+const NEAR: usize = 2;
 
 /// A square past the board's edge in [`Geometry::ends`].
 const OFF_BOARD: u16 = u16::MAX;
@@ -563,6 +570,38 @@ impl Game for Mnk {
         eval::order_hint(self, mv)
     }
 
+    /// On boards of more than [`NEAR_ONLY_ABOVE`] squares, the empty squares within two
+    /// steps (across, down or diagonally) of a stone, as gomoku engines search: a square
+    /// that blocks or completes a line one stone short is always next to a stone of its
+    /// line, so no forced move is left out. The empty board: every square.
+    fn search_moves(&self, out: &mut Vec<MnkMove>) {
+        let (m, n) = (self.settings.m, self.settings.n);
+        if m * n <= NEAR_ONLY_ABOVE || self.filled == 0 || self.outcome.is_some() {
+            return self.generate_moves(out);
+        }
+        let mut near = [false; MAX_CELLS];
+        for (cell, &c) in self.cells.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let (row, col) = (cell / m, cell % m);
+            for r in row.saturating_sub(NEAR)..=(row + NEAR).min(n - 1) {
+                for c in col.saturating_sub(NEAR)..=(col + NEAR).min(m - 1) {
+                    near[r * m + c] = true;
+                }
+            }
+        }
+        let before = out.len();
+        out.extend(
+            (0..m * n)
+                .filter(|&cell| near[cell] && self.cells[cell] == 0)
+                .map(|cell| MnkMove(cell as u16)),
+        );
+        if out.len() == before {
+            self.generate_moves(out);
+        }
+    }
+
     /// A window one stone short of k with its last square empty wins next move; two
     /// such windows of the opponent on different empty squares cannot both be blocked.
     /// (Also naming the one square to block when there is only one was measured: finding
@@ -740,6 +779,29 @@ mod tests {
         g.unmake_move(Mnk::start(&exact).parse_move("e1").unwrap(), ());
         assert_eq!(g.outcome(), None);
         assert_eq!(g.forced(), None, "no shortcut under the exact rule");
+    }
+
+    #[test]
+    fn gomoku_searches_the_squares_near_the_stones() {
+        let gomoku = MnkSettings::new(15, 15, 5);
+        let moves = |pos: &Mnk| {
+            let mut out = Vec::new();
+            pos.search_moves(&mut out);
+            out
+        };
+        assert_eq!(moves(&Mnk::start(&gomoku)).len(), 225);
+        let mut pos = Mnk::start(&gomoku);
+        pos.make_move(pos.parse_move("h8").unwrap());
+        assert_eq!(moves(&pos).len(), 24, "5x5 around h8 but h8");
+        pos.make_move(pos.parse_move("a1").unwrap());
+        let near = moves(&pos);
+        assert_eq!(near.len(), 24 + 8, "and 3x3 around a1 in the corner, but a1");
+        assert!(near.contains(&pos.parse_move("c3").unwrap()));
+        assert!(!near.contains(&pos.parse_move("d4").unwrap()));
+        // Boards the threat solver takes whole keep every move.
+        let mut small = Mnk::start(&MnkSettings::new(8, 8, 5));
+        small.make_move(small.parse_move("a1").unwrap());
+        assert_eq!(moves(&small).len(), 63);
     }
 
     #[test]

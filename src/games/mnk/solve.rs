@@ -564,12 +564,17 @@ impl Solver {
 
 /// The threat solver as the search's prover ([`crate::prover`]), for boards of up to
 /// [`MAX_SQUARES`] squares: at the root it proves win, loss or draw and a winning move.
-/// It proves no distances: the search scores its proofs with the bound of
-/// [`crate::prover::Prover::max_plies`], the empty squares. It takes no nodes inside the
-/// search (measured: see `in_search`).
+/// On larger boards (gomoku), freestyle, a VCF search ([`super::vcf`]) takes its place:
+/// a VCF of the side to move is a proved win; when the opponent has one, the root moves
+/// after which it still has one are proved losing ([`crate::prover::Prover::refuted`]),
+/// and all of them a proved loss. It proves no distances: the search scores its proofs
+/// with the bound of [`crate::prover::Prover::max_plies`], the empty squares. It takes no
+/// nodes inside the search (measured: see `in_search`).
 pub struct ThreatProver {
     solver: Option<Solver>,
     memory: Budget,
+    vcf: super::vcf::Vcf,
+    refuted: Vec<super::MnkMove>,
 }
 
 impl ThreatProver {
@@ -578,7 +583,49 @@ impl ThreatProver {
         ThreatProver {
             solver: None,
             memory,
+            vcf: super::vcf::Vcf::new(),
+            refuted: Vec::new(),
         }
+    }
+
+    /// Whether `pos` is for the VCF search rather than the solver.
+    fn for_vcf(pos: &Mnk) -> bool {
+        let s = pos.settings;
+        s.m * s.n > MAX_SQUARES && !s.exact && s.k >= 4
+    }
+
+    /// The VCF search at the root: a win, or the root moves that leave the opponent a
+    /// VCF (a loss when that is every move).
+    fn vcf_root(
+        &mut self,
+        pos: &Mnk,
+        limits: &crate::prover::ProofLimits<'_>,
+    ) -> Option<crate::prover::Proof<super::MnkMove>> {
+        use crate::prover::Proof;
+        let fours = super::vcf::MAX_FOURS;
+        let (deadline, stop) = (limits.deadline, limits.stop);
+        if let Some(mv) = self.vcf.find(pos, fours, limits.nodes, deadline, stop) {
+            return Some(Proof::Win { mv: Some(mv), plies: None });
+        }
+        if self.vcf.was_cut() || !self.vcf.threatened(pos, fours, limits.nodes, deadline, stop) {
+            return None;
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut after = pos.clone();
+        for &mv in &moves {
+            after.make_move(mv);
+            let lost = after.outcome().is_none()
+                && self.vcf.find(&after, fours, limits.nodes, deadline, stop).is_some();
+            after.unmake_move(mv, ());
+            if self.vcf.was_cut() {
+                return None;
+            }
+            if lost {
+                self.refuted.push(mv);
+            }
+        }
+        (self.refuted.len() == moves.len()).then_some(Proof::Loss { plies: None })
     }
 
     /// The solver for `pos`'s board, made on first use.
@@ -618,6 +665,10 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
         limits: &crate::prover::ProofLimits<'_>,
     ) -> Option<crate::prover::Proof<super::MnkMove>> {
         use crate::prover::Proof;
+        self.refuted.clear();
+        if ThreatProver::for_vcf(pos) {
+            return self.vcf_root(pos, limits);
+        }
         self.attempt(pos, limits, |solver| {
             let solution = solver.solve(pos, limits.stop)?;
             Ok(match solution.value {
@@ -672,11 +723,17 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
     }
 
     fn nodes(&self) -> u64 {
-        self.solver.as_ref().map_or(0, Solver::nodes)
+        self.solver.as_ref().map_or(0, Solver::nodes) + self.vcf.nodes()
     }
 
     fn clear(&mut self) {
         self.solver = None;
+        self.vcf = super::vcf::Vcf::new();
+        self.refuted.clear();
+    }
+
+    fn refuted(&self) -> Vec<super::MnkMove> {
+        self.refuted.clone()
     }
 }
 
