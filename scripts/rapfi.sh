@@ -10,15 +10,18 @@
 # Rapfi plays with its built-in classical evaluation (its internal configuration); with
 # the submodule and a config.toml beside the binary it uses its NNUE networks. OUT: the
 # output folder (default /tmp/agon-rapfi). Environment: GAMES=100, TC=st=0.1 (the
-# arena's time control for both; `tc=120 st=5` is Gomocup's fastgame), OPENINGS=random:4
-# (balanced ones: gomocup:PATH with Piskvork's openings.txt, from a checkout of
-# https://github.com/plastovicka/Piskvork), SEED=11, CONCURRENCY=2.
+# arena's time control for both; `tc=120 st=5` is Gomocup's fastgame), SEED=11,
+# CONCURRENCY=2, AGON=the agon to measure (default: this checkout's release build), and
+# OPENINGS=balanced (the default: 100 openings of 2 to 8 stones that Rapfi's own
+# `opengen` search scores within 50 of even, made once into OUT/balanced.txt; or any
+# --openings value, such as gomocup:PATH with Piskvork's openings.txt from a checkout of
+# https://github.com/plastovicka/Piskvork, or random:4).
 set -euo pipefail
 SRC=${1:?usage: scripts/rapfi.sh SRC [OUT]}
 OUT=${2:-/tmp/agon-rapfi}
 GAMES=${GAMES:-100}
 TC=${TC:-st=0.1}
-OPENINGS=${OPENINGS:-random:4}
+OPENINGS=${OPENINGS:-balanced}
 SEED=${SEED:-11}
 CONCURRENCY=${CONCURRENCY:-2}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,10 +35,23 @@ if [ ! -x "$OUT/build/pbrain-rapfi" ]; then
 fi
 (cd "$ROOT" && cargo build --release --workspace)
 ARENA="$ROOT/target/release/arena"
+AGON=${AGON:-$ROOT/target/release/agon}
 "$ARENA" check --proto gomocup --game gomoku -- "$OUT/build/pbrain-rapfi"
+if [ "$OPENINGS" = balanced ]; then
+  if [ ! -s "$OUT/balanced.txt" ]; then
+    echo "making 100 balanced openings with Rapfi's opengen (about 3 minutes)"
+    "$OUT/build/pbrain-rapfi" opengen -n 100 --max-move 8 -q -t "$(nproc)" \
+      -o "$OUT/balanced.txt.part" >"$OUT/opengen.log" 2>&1 \
+      && mv "$OUT/balanced.txt.part" "$OUT/balanced.txt" \
+      || { echo "opengen failed: see $OUT/opengen.log" >&2; exit 1; }
+  fi
+  OPENINGS="gomocup:$OUT/balanced.txt"
+fi
 cd "$OUT"
+# TC is split into the arena's words on purpose (`tc=120 st=5`).
+# shellcheck disable=SC2086
 "$ARENA" match --game gomoku --games "$GAMES" --concurrency "$CONCURRENCY" --seed "$SEED" \
   --openings "$OPENINGS" --each $TC --out "$OUT/match" \
-  --engine cmd=agon name=agon \
+  --engine cmd="$AGON" name=agon \
   --engine cmd="$OUT/build/pbrain-rapfi" name=rapfi proto=gomocup
 "$ARENA" report "$OUT/match" -o "$OUT/report.html"

@@ -232,7 +232,7 @@ impl Link {
                     lines.push("RESTART".into());
                 }
                 lines.push("BOARD".into());
-                for (p, own) in stones(&pos) {
+                for (p, own) in stones(&settings, &target)? {
                     lines.push(format!("{p},{}", if own { 1 } else { 2 }));
                 }
                 lines.push("DONE".into());
@@ -328,22 +328,48 @@ fn play(settings: &MnkSettings, named: &Named) -> Result<Mnk, String> {
     Ok(pos)
 }
 
-/// Every stone of `pos`, with whether it belongs to the side to move (the brain asked).
-fn stones(pos: &Mnk) -> Vec<(Point, bool)> {
-    let s = pos.settings_of();
+/// Every stone of the position `named`, in the order played, with whether it belongs to
+/// the side to move (the brain asked). The protocol lets a manager send a gomoku `BOARD`
+/// in any order, but brains read it as a game: Rapfi 0.43 takes the first line for
+/// Black and passes for every turn the order skips, so a board in square order left it
+/// playing the wrong colour on a board with passes. Stones of a set-up position come
+/// first, the first player's and the second's in turn (by square within each side),
+/// then the moves from it.
+fn stones(settings: &MnkSettings, named: &Named) -> Result<Vec<(Point, bool)>, String> {
+    let pos = play(settings, named)?;
     let mover = pos.side_to_move();
+    let point = |cell: usize| Point {
+        x: (cell % settings.m) as u32,
+        y: (settings.n - 1 - cell / settings.m) as u32,
+    };
+    let start = play(
+        settings,
+        &Named {
+            start: named.start.clone(),
+            moves: Vec::new(),
+        },
+    )?;
+    let of = |side: Side| {
+        (0..settings.m * settings.n)
+            .filter(|&c| start.stone(c) == Some(side))
+            .collect::<Vec<_>>()
+    };
+    let (first, second) = (of(Side::First), of(Side::Second));
     let mut out = Vec::new();
-    for cell in 0..s.m * s.n {
-        if let Some(side) = pos.stone(cell) {
-            let (col, row) = (cell % s.m, cell / s.m);
-            let p = Point {
-                x: col as u32,
-                y: (s.n - 1 - row) as u32,
-            };
-            out.push((p, side == mover));
+    for i in 0..first.len().max(second.len()) {
+        for (list, side) in [(&first, Side::First), (&second, Side::Second)] {
+            if let Some(&cell) = list.get(i) {
+                out.push((point(cell), side == mover));
+            }
         }
     }
-    out
+    let mut replay = start;
+    for text in &named.moves {
+        let mv = replay.parse_move(text).map_err(|e| e.to_string())?;
+        out.push((point(mv.0 as usize), replay.side_to_move() == mover));
+        replay.make_move(mv);
+    }
+    Ok(out)
 }
 
 /// `h8` on the board of `settings` as Gomocup's `x,y` (`y` from the top).
@@ -523,8 +549,9 @@ mod tests {
         assert_eq!(l.lines(&new_game).unwrap()[0], "RECTSTART 7,5");
         l.lines(&position(&["a1", "g5", "d3"])).unwrap();
         let lines = l.lines(&go_movetime(100)).unwrap();
-        // o to move: its stone g5 is 1, x's are 2; y counts from the top.
-        assert_eq!(&lines[3..], ["BOARD", "0,4,2", "3,2,2", "6,0,1", "DONE"]);
+        // o to move: its stone g5 is 1, x's are 2; y counts from the top; the stones
+        // in the order played.
+        assert_eq!(&lines[3..], ["BOARD", "0,4,2", "6,0,1", "3,2,2", "DONE"]);
         // After the brain's move, a position that is not one move on is a new BOARD,
         // after RESTART (whose OK is awaited).
         l.hear("1,1");
@@ -533,6 +560,29 @@ mod tests {
         // The limits did not change: no INFO again.
         assert_eq!(&lines[..2], ["RESTART", "BOARD"]);
         assert!(l.awaiting_ok());
+    }
+
+    #[test]
+    fn a_set_up_position_is_sent_as_a_game_in_turn() {
+        let mut l = link("mnk m=7 n=5 k=5");
+        let new_game = Command::NewGame {
+            dialect: agon::protocol::Dialect::Ugi,
+            size: None,
+        };
+        l.lines(&new_game).unwrap();
+        l.hear("OK");
+        // x on a1 b1 g1, o on c1 e1, then o plays d3: x to move.
+        l.lines(&Command::Position {
+            position: PositionSpec::Fen("7/7/7/7/xxo1o1x o".into()),
+            moves: vec!["d3".into()],
+        })
+        .unwrap();
+        let lines = l.lines(&go_movetime(100)).unwrap();
+        let board = lines.iter().position(|l| l == "BOARD").unwrap();
+        assert_eq!(
+            &lines[board..],
+            ["BOARD", "0,4,1", "2,4,2", "1,4,1", "4,4,2", "6,4,1", "3,2,2", "DONE"]
+        );
     }
 
     #[test]
