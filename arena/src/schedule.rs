@@ -197,58 +197,12 @@ impl Openings {
                     format!("Gomocup openings are for gomoku and m,n,k games, not '{spec}'"),
                 ));
             };
-            if line.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                let moves =
-                    squares_run_together(line, &settings).map_err(|reason| bad(i + 1, reason))?;
-                let opening = validate_opening(
-                    &Opening {
-                        position: None,
-                        moves,
-                    },
-                    spec,
-                )
-                .map_err(|reason| bad(i + 1, reason))?;
-                list.push(opening);
-                continue;
+            let moves = if line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                squares_run_together(line, &settings)
+            } else {
+                offsets_from_centre(line, &settings)
             }
-            let numbers = line
-                .split([',', ' ', '\t'])
-                .filter(|w| !w.is_empty())
-                .map(|w| {
-                    w.parse::<i64>()
-                        .map_err(|_| bad(i + 1, format!("'{w}' is not a whole number")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if numbers.len() % 2 == 1 {
-                return Err(bad(
-                    i + 1,
-                    format!(
-                        "{} numbers: a stone is two, dx,dy from the centre",
-                        numbers.len()
-                    ),
-                ));
-            }
-            let (cx, cy) = ((settings.m / 2) as i64, (settings.n / 2) as i64);
-            let mut moves = Vec::new();
-            for pair in numbers.chunks_exact(2) {
-                let (x, y) = (cx + pair[0], cy + pair[1]);
-                let point = u32::try_from(x)
-                    .ok()
-                    .zip(u32::try_from(y).ok())
-                    .map(|(x, y)| agon::protocol::gomocup::Point { x, y });
-                let mv = point
-                    .and_then(|p| crate::dialect::gomocup::move_of(&settings, p))
-                    .ok_or_else(|| {
-                        bad(
-                            i + 1,
-                            format!(
-                                "{},{} from the centre is off the {}x{} board",
-                                pair[0], pair[1], settings.m, settings.n
-                            ),
-                        )
-                    })?;
-                moves.push(mv);
-            }
+            .map_err(|reason| bad(i + 1, reason))?;
             let opening = validate_opening(
                 &Opening {
                     position: None,
@@ -412,6 +366,50 @@ impl Openings {
         }
         Ok(Openings::List(list))
     }
+}
+
+/// Piskvork's `dx,dy, dx,dy, ...` from the centre square (`width / 2`, `height / 2`,
+/// `y` down) as moves in Agon's notation.
+fn offsets_from_centre(
+    line: &str,
+    settings: &agon::games::mnk::MnkSettings,
+) -> Result<Vec<String>, String> {
+    let numbers = line
+        .split([',', ' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.parse::<i64>()
+                .map_err(|_| format!("'{w}' is not a whole number"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if numbers.len() % 2 == 1 {
+        return Err(format!(
+            "{} numbers: a stone is two, dx,dy from the centre",
+            numbers.len()
+        ));
+    }
+    let (cx, cy) = ((settings.m / 2) as i64, (settings.n / 2) as i64);
+    numbers
+        .chunks_exact(2)
+        .map(|pair| {
+            let (x, y) = (cx + pair[0], cy + pair[1]);
+            u32::try_from(x)
+                .ok()
+                .zip(u32::try_from(y).ok())
+                .and_then(|(x, y)| {
+                    crate::dialect::gomocup::move_of(
+                        settings,
+                        agon::protocol::gomocup::Point { x, y },
+                    )
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "{},{} from the centre is off the {}x{} board",
+                        pair[0], pair[1], settings.m, settings.n
+                    )
+                })
+        })
+        .collect()
 }
 
 /// c-gomoku-cli's and Rapfi's `h10k12l9`: a column letter from `a` and a row number from
