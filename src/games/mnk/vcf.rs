@@ -314,25 +314,22 @@ mod tests {
     }
 
     #[test]
-    fn a_vcf_through_a_forced_block() {
-        // x: c3 d3 e3 closed by o on b3, and g5 g6 g7 closed by o on g8 and g4. Neither
-        // three makes an open four; f3 is a four (o must block g3), ... The search must
-        // find a win only if one exists; whatever it plays is checked by the rules.
+    fn a_double_four_is_found_and_wins() {
+        // x: c3 d3 e3 closed by o on b3, and f5 f6 f7 closed by o on f8. f3 is a four on
+        // row 3 (g3) and on column f (f4) at once: o cannot block both. Found by hand.
         let pos = board(
             &[
                 (3, "1oxxx10"),
-                (4, "6o8"),
-                (5, "6x8"),
-                (6, "6x8"),
-                (7, "6x8"),
-                (8, "6o8"),
-                (15, "o1o1o10"),
+                (5, "5x9"),
+                (6, "5x9"),
+                (7, "5x9"),
+                (8, "5o9"),
+                (15, "o1o1o1o8"),
             ],
             'x',
         );
-        if find(&pos).is_some() {
-            verify(&pos);
-        }
+        assert_eq!(find(&pos).as_deref(), Some("f3"));
+        verify(&pos);
     }
 
     #[test]
