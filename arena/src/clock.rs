@@ -37,6 +37,24 @@ pub struct TimeControl {
     pub depth: Option<u32>,
     /// Node limit.
     pub nodes: Option<u64>,
+    /// A time bank for the game, ms, beside a time per move (Kaggle's overage time): a
+    /// move may take `movetime` plus what is left of the bank, and what it takes beyond
+    /// `movetime` comes off the bank.
+    pub bank: Option<u64>,
+    /// What a move over its time costs: the game (the default), or only the move: the
+    /// arena stops the search, throws its answer away and plays the game's first legal
+    /// move in the mover's place (`timeout=move`, as some contest platforms do).
+    pub timeout: TimeoutRule,
+}
+
+/// What a move over its time costs (`timeout=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeoutRule {
+    /// The game is lost on time.
+    #[default]
+    Loss,
+    /// The move is played for the engine: the first legal move in the game's order.
+    DefaultMove,
 }
 
 /// A time control that could not be read.
@@ -137,6 +155,14 @@ impl TimeControl {
                         .ok_or_else(|| bad("not a positive integer"))?,
                 )
             }
+            "bank" => self.bank = Some(seconds_to_ms(value, &whole)?),
+            "timeout" => {
+                self.timeout = match value {
+                    "loss" => TimeoutRule::Loss,
+                    "move" => TimeoutRule::DefaultMove,
+                    _ => return Err(bad("use timeout=loss (the default) or timeout=move")),
+                }
+            }
             "nodes" => {
                 self.nodes = Some(
                     value
@@ -151,7 +177,8 @@ impl TimeControl {
         Ok(true)
     }
 
-    /// Parses a comma- or space-separated list of limits, e.g. `tc=10+0.1` or `depth=3,nodes=1000`.
+    /// Parses a comma- or space-separated list of limits, e.g. `tc=10+0.1` or
+    /// `depth=3,nodes=1000`, or `st=0.1 bank=2 timeout=move`.
     ///
     /// # Errors
     /// A [`TimeControlError`] for unknown keys or bad values.
@@ -160,16 +187,40 @@ impl TimeControl {
         for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
             let (key, value) = item.split_once('=').ok_or_else(|| TimeControlError {
                 text: item.to_string(),
-                reason: "expected key=value (tc=, st=, depth=, nodes=)".into(),
+                reason: "expected key=value (tc=, st=, bank=, timeout=, depth=, nodes=)".into(),
             })?;
             if !tc.set(key, value)? {
                 return Err(TimeControlError {
                     text: item.to_string(),
-                    reason: format!("unknown limit '{key}' (tc=, st=, depth=, nodes=)"),
+                    reason: format!(
+                        "unknown limit '{key}' (tc=, st=, bank=, timeout=, depth=, nodes=)"
+                    ),
                 });
             }
         }
+        tc.consistent().map_err(|reason| TimeControlError {
+            text: text.to_string(),
+            reason,
+        })?;
         Ok(tc)
+    }
+
+    /// Whether the limits make sense together: a bank needs a time per move and no
+    /// clock; `timeout=move` needs a time limit to be over.
+    ///
+    /// # Errors
+    /// What does not fit, in words.
+    pub fn consistent(&self) -> Result<(), String> {
+        if self.bank.is_some() && (self.movetime.is_none() || self.clock.is_some()) {
+            return Err("bank= goes with st= (a time per move) and no tc= clock".into());
+        }
+        if self.timeout == TimeoutRule::DefaultMove
+            && self.movetime.is_none()
+            && self.clock.is_none()
+        {
+            return Err("timeout=move needs st= or tc= (a time to be over)".into());
+        }
+        Ok(())
     }
 }
 
@@ -294,6 +345,12 @@ impl fmt::Display for TimeControl {
         if let Some(n) = self.nodes {
             parts.push(format!("nodes={n}"));
         }
+        if let Some(ms) = self.bank {
+            parts.push(format!("bank={}", fmt_seconds(ms)));
+        }
+        if self.timeout == TimeoutRule::DefaultMove {
+            parts.push("timeout=move".into());
+        }
         if parts.is_empty() {
             parts.push("none".into());
         }
@@ -310,6 +367,8 @@ pub enum LimitKind {
     MoveTime,
     /// The hard cap of a depth- or node-limited (or unlimited) search.
     HardCap,
+    /// The time per move and what was left of the game's time bank.
+    Bank,
 }
 
 impl LimitKind {
@@ -319,6 +378,7 @@ impl LimitKind {
             LimitKind::Clock => "clock",
             LimitKind::MoveTime => "movetime",
             LimitKind::HardCap => "hard-cap",
+            LimitKind::Bank => "bank",
         }
     }
 }
@@ -332,6 +392,8 @@ pub struct Clock {
     pub left: Duration,
     /// Moves this clock has been charged for.
     pub moves: u32,
+    /// What is left of the time bank (meaningful with `tc.bank`).
+    pub bank: Duration,
 }
 
 /// Outcome of charging a move to a clock.
@@ -354,7 +416,12 @@ impl Clock {
         let left = tc
             .clock
             .map_or(Duration::ZERO, |c| Duration::from_millis(c.base_ms));
-        Clock { tc, left, moves: 0 }
+        Clock {
+            tc,
+            left,
+            moves: 0,
+            bank: Duration::from_millis(tc.bank.unwrap_or(0)),
+        }
     }
 
     /// How long the engine may take for this move, margin included, and which limit that
@@ -364,6 +431,9 @@ impl Clock {
         match (self.tc.clock, per_move) {
             (Some(_), Some(turn)) if turn < self.left => (turn + margin, LimitKind::MoveTime),
             (Some(_), _) => (self.left + margin, LimitKind::Clock),
+            (None, Some(turn)) if self.tc.bank.is_some() => {
+                (turn + self.bank + margin, LimitKind::Bank)
+            }
             (None, Some(turn)) => (turn + margin, LimitKind::MoveTime),
             (None, None) => (hard_cap, LimitKind::HardCap),
         }
@@ -377,6 +447,10 @@ impl Clock {
             return Charge::Forfeit { allowed, limit };
         }
         self.moves += 1;
+        if let (Some(_), Some(turn)) = (self.tc.bank, self.tc.movetime) {
+            let over = used.saturating_sub(Duration::from_millis(turn));
+            self.bank = self.bank.saturating_sub(over);
+        }
         if let Some(BaseInc {
             base_ms: base,
             inc_ms: inc,
@@ -397,6 +471,11 @@ impl Clock {
         Some(n - self.moves % n)
     }
 
+    /// What is left of the time bank in whole ms, with a bank.
+    pub fn bank_ms(&self) -> Option<u64> {
+        self.tc.bank.map(|_| self.bank.as_millis() as u64)
+    }
+
     /// Time left in whole ms (for `go`).
     pub fn left_ms(&self) -> u64 {
         self.left.as_millis() as u64
@@ -408,6 +487,44 @@ mod tests {
     use super::*;
 
     const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    /// Kaggle's overage bank, worked by hand: 1 s a move and a 2 s bank.
+    #[test]
+    fn a_bank_pays_for_slow_moves_until_it_is_spent() {
+        let tc = TimeControl::parse("st=1 bank=2").unwrap();
+        assert_eq!(tc.to_string(), "st=1,bank=2");
+        let (margin, cap) = (MS(100), MS(60_000));
+        let mut clock = Clock::new(tc);
+        assert_eq!(clock.allowance(margin, cap), (MS(3_100), LimitKind::Bank));
+        // 0.6 s: within the move's own second, the bank is untouched.
+        assert_eq!(clock.charge(MS(600), margin, cap), Charge::InTime);
+        assert_eq!(clock.bank_ms(), Some(2_000));
+        // 1.5 s: half a second from the bank.
+        assert_eq!(clock.charge(MS(1_500), margin, cap), Charge::InTime);
+        assert_eq!(clock.bank_ms(), Some(1_500));
+        // 2.6 s may take 1 s + 1.5 s + the margin: the bank is empty after it.
+        assert_eq!(clock.charge(MS(2_550), margin, cap), Charge::InTime);
+        assert_eq!(clock.bank_ms(), Some(0));
+        // Now a move has its second and the margin only.
+        assert_eq!(
+            clock.charge(MS(1_200), margin, cap),
+            Charge::Forfeit {
+                allowed: MS(1_100),
+                limit: LimitKind::Bank
+            }
+        );
+        let tc = TimeControl::parse("st=0.5,bank=1,timeout=move").unwrap();
+        assert_eq!(tc.timeout, TimeoutRule::DefaultMove);
+        assert_eq!(tc.to_string(), "st=0.5,bank=1,timeout=move");
+        for bad in [
+            "bank=2",
+            "tc=10+1 st=1 bank=2",
+            "depth=3 timeout=move",
+            "st=1 timeout=draw",
+        ] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parse_and_display() {

@@ -269,6 +269,13 @@ impl EngineSpec {
         )
         .map_err(err)?;
         let sandbox = self.sandbox().map_err(err)?;
+        let tc = if self.tc.is_set() {
+            self.tc
+        } else {
+            default_tc
+        };
+        tc.consistent()
+            .map_err(|e| err(format!("time control {tc}: {e}")))?;
         let name = self
             .name
             .clone()
@@ -289,11 +296,7 @@ impl EngineSpec {
             },
             dialect: self.dialect.unwrap_or(Dialect::Ugi),
             options: self.options.clone(),
-            tc: if self.tc.is_set() {
-                self.tc
-            } else {
-                default_tc
-            },
+            tc,
         })
     }
 }
@@ -321,6 +324,8 @@ fn is_known_item(item: &str) -> bool {
             | "suspend"
             | "tc"
             | "st"
+            | "bank"
+            | "timeout"
             | "depth"
             | "plies"
             | "nodes"

@@ -338,6 +338,13 @@ pub struct MoveRecord {
     /// The mover's clock after the move (increment added), in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,
+    /// What is left of the mover's time bank after the move, in ms (`bank=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    /// The mover ran over its time and the arena played this move in its place, the
+    /// game's first legal move (`timeout=move`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default_move: bool,
     /// The arena's own latency before this move: from the previous `bestmove` read to
     /// this `go` written, in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -409,6 +416,14 @@ pub struct PlayerRecord {
     /// What it called itself (`id name`), if it said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id_name: Option<String>,
+    /// Which version of it played: in `arena class`, the first 12 hex digits of its
+    /// submission's SHA-256 (a reference player's: `ref-` and its binary's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The file, in the run's log folder, that holds the stderr of the process that
+    /// played this game (a boxed engine's process plays one game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_log: Option<String>,
 }
 
 /// Where a game started.
@@ -667,12 +682,16 @@ mod tests {
                 engine: 1,
                 tc: "tc=1+0.01".into(),
                 id_name: None,
+                version: None,
+                stderr_log: None,
             },
             p2: PlayerRecord {
                 name: "b".into(),
                 engine: 0,
                 tc: "depth=3".into(),
                 id_name: Some("Agon".into()),
+                version: None,
+                stderr_log: None,
             },
             opening: OpeningRecord {
                 position: None,

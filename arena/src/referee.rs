@@ -22,7 +22,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::client::{shorten, ClientError, EngineClient, EngineId, Transcript};
-use crate::clock::{Charge, Clock, TimeControl};
+use crate::clock::{Charge, Clock, TimeControl, TimeoutRule};
 use crate::live::Publisher;
 use crate::process::{EngineProcess, LineLimits, SpawnSpec};
 use crate::record::{
@@ -107,6 +107,8 @@ pub struct EngineSlot {
     worker: usize,
     spawns: u32,
     running: Option<Running>,
+    /// The stderr log of the process started last, by file name.
+    log: Option<String>,
 }
 
 impl EngineSlot {
@@ -118,6 +120,7 @@ impl EngineSlot {
             worker,
             spawns: 0,
             running: None,
+            log: None,
         }
     }
 
@@ -193,6 +196,11 @@ impl EngineSlot {
         self.spawns += 1;
         let mut spec = self.config.spawn.clone();
         spec.stderr_log = self.log_path(settings);
+        self.log = spec
+            .stderr_log
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned());
         spec.stderr_cap = settings.stderr_cap;
         let (process, (stdout, stdin)) =
             EngineProcess::spawn(&spec).map_err(|e| Termination::Crash {
@@ -675,6 +683,8 @@ pub async fn play_game(
             .running
             .as_ref()
             .and_then(|r| r.id.name.clone()),
+        version: None,
+        stderr_log: slots[engine].log.clone(),
     };
     let record = GameRecord {
         version: JOURNAL_VERSION,
@@ -883,10 +893,75 @@ pub(crate) fn judge(
     };
     let record = MoveRecord {
         clock_ms: clock.tc.clock.map(|_| clock.left_ms()),
+        bank_ms: clock.bank_ms(),
         cpu_ms: searched.cpu_ms,
         ..MoveRecord::searched(ply, mover, canonical.clone(), used, report.info)
     };
     Ok((canonical, record))
+}
+
+/// `timeout=move`: the mover ran over its time (`over`, a time forfeit), so the arena
+/// plays the game's first legal move in its place. A search still running is stopped
+/// first and its answer thrown away; an engine that does not answer `stop` within the
+/// ping deadline stalls (and loses). The clock is charged everything it had: the bank is
+/// empty, a game clock at zero (plus its increment).
+///
+/// # Errors
+/// The stall or fault of an engine that does not answer `stop`.
+async fn play_default_move(
+    slot: &mut EngineSlot,
+    (mover, over, still_searching): (Seat, Termination, bool),
+    game: &mut dyn AnyGame,
+    clock: &mut Clock,
+    settings: &RefereeSettings,
+    ply: u32,
+) -> Result<(String, MoveRecord, String), Termination> {
+    let Termination::TimeForfeit {
+        elapsed_ms,
+        allowed_ms,
+        ..
+    } = over
+    else {
+        return Err(over);
+    };
+    if still_searching {
+        let r = slot.running();
+        let sent = Instant::now();
+        let answered = async {
+            r.client.send(&Command::Stop).await?;
+            r.client
+                .read_bestmove_watching(sent + settings.ping_timeout, sent, &mut |_| {})
+                .await
+        };
+        if let Err(e) = answered.await {
+            return Err(fault(mover, "stop after a timeout", e, &r.process).await);
+        }
+        r.process.suspend();
+    }
+    let Some(first) = game.legal_moves().into_iter().next() else {
+        return Err(over);
+    };
+    let canonical = game.play(&first).expect("a legal move of the game");
+    clock.moves += 1;
+    clock.bank = Duration::ZERO;
+    if let Some(c) = clock.tc.clock {
+        clock.left = Duration::from_millis(c.inc_ms);
+    }
+    let note = format!(
+        "{} ran over its time at ply {ply} ({elapsed_ms} ms, {allowed_ms} ms allowed): the arena played {canonical} for it",
+        mover.name()
+    );
+    let record = MoveRecord {
+        ply,
+        side: Some(mover),
+        mv: canonical.clone(),
+        time_ms: Some(elapsed_ms as f64),
+        clock_ms: clock.tc.clock.map(|_| clock.left_ms()),
+        bank_ms: clock.bank_ms(),
+        default_move: true,
+        ..MoveRecord::default()
+    };
+    Ok((canonical, record, note))
 }
 
 async fn run_game(
@@ -957,21 +1032,51 @@ async fn run_game_inner(
             &mut |_| {},
             &mut show,
         )
-        .await?;
-        let latency = state
-            .last_bestmove
-            .map(|t| searched.go_sent.duration_since(t));
-        state.last_bestmove = Some(searched.received);
+        .await;
         let ply = state.played.len() as u32 + 1;
-        let (canonical, mut record) = judge(
-            searched,
-            mover,
-            state.game.as_mut(),
-            &mut state.clocks[index],
-            settings,
-            ply,
-        )?;
-        record.latency_ms = latency.map(round_ms);
+        // A time forfeit, and whether the search was still running then.
+        let judged: Result<(String, MoveRecord), (Termination, bool)> = match searched {
+            Ok(searched) => {
+                let latency = state
+                    .last_bestmove
+                    .map(|t| searched.go_sent.duration_since(t));
+                state.last_bestmove = Some(searched.received);
+                judge(
+                    searched,
+                    mover,
+                    state.game.as_mut(),
+                    &mut state.clocks[index],
+                    settings,
+                    ply,
+                )
+                .map(|(canonical, mut record)| {
+                    record.latency_ms = latency.map(round_ms);
+                    (canonical, record)
+                })
+                .map_err(|t| (t, false))
+            }
+            Err(t) => Err((t, true)),
+        };
+        let (canonical, record) = match judged {
+            Ok(judged) => judged,
+            Err((over @ Termination::TimeForfeit { .. }, still_searching))
+                if state.clocks[index].tc.timeout == TimeoutRule::DefaultMove =>
+            {
+                let (canonical, record, note) = play_default_move(
+                    seats[index],
+                    (mover, over, still_searching),
+                    state.game.as_mut(),
+                    &mut state.clocks[index],
+                    settings,
+                    ply,
+                )
+                .await?;
+                state.last_bestmove = Some(Instant::now());
+                state.notes.push(note);
+                (canonical, record)
+            }
+            Err((t, _)) => return Err(t),
+        };
         state.moves.push(record);
         state.played.push(canonical);
         state.publish("*");

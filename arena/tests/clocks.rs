@@ -127,3 +127,53 @@ fn overrunning_the_movetime_forfeits() {
         assert!(t["elapsed_ms"].as_u64().unwrap() < 550, "{r}");
     }
 }
+
+/// The timer of `records` spends 250 ms a move at 100 ms a move with a 300 ms bank
+/// (and a 50 ms margin): its first move leaves 150 ms of bank, its second none, its third
+/// (100 ms and the margin allowed) is over time.
+const BANKED: &str = "st=0.1 bank=0.3";
+
+#[test]
+fn a_time_bank_pays_for_two_slow_moves_then_the_game_is_lost() {
+    let records = clock_match("bank-loss", "overrun-time 150", BANKED, 50);
+    for r in &records {
+        assert_eq!(r["termination"]["kind"], "time_forfeit", "{r}");
+        assert_eq!(r["termination"]["limit"], "bank", "{r}");
+        assert_eq!(r["termination"]["side"], timer_seat(r), "{r}");
+        let moves = timer_moves(r);
+        assert_eq!(moves.len(), 2, "two moves in time, the third over: {r}");
+        // 150 ms off the bank, and the fraction of a ms the move took beyond its 250.
+        let bank = moves[0]["bank_ms"].as_u64().unwrap();
+        assert!((140..=150).contains(&bank), "{bank}: {r}");
+        assert_eq!(moves[1]["bank_ms"].as_u64(), Some(0), "{r}");
+        assert_eq!(r["termination"]["allowed_ms"].as_u64(), Some(150), "{r}");
+    }
+}
+
+#[test]
+fn with_timeout_move_the_arena_plays_for_a_bot_over_its_time() {
+    let tc = format!("{BANKED} timeout=move");
+    let records = clock_match("bank-move", "overrun-time 150", &tc, 50);
+    for r in &records {
+        // The game goes on to its end by the rules.
+        assert_eq!(r["termination"]["kind"], "normal", "{r}");
+        let moves = timer_moves(r);
+        assert!(moves.len() >= 3, "{r}");
+        assert!(
+            moves[..2].iter().all(|m| m.get("default_move").is_none()),
+            "{r}"
+        );
+        for m in &moves[2..] {
+            assert_eq!(
+                m["default_move"], true,
+                "over time from the third move: {m}"
+            );
+            assert_eq!(m["bank_ms"].as_u64(), Some(0), "{m}");
+        }
+        let notes = r["notes"].to_string();
+        assert!(
+            notes.contains("ran over its time") && notes.contains("played"),
+            "{r}"
+        );
+    }
+}

@@ -17,59 +17,18 @@ use std::time::Duration;
 use common::*;
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The shell lines of the block tagged `name` on a page of the book (`docs/`).
+/// The shell lines of the block tagged `name` on its page of the book.
 fn block(name: &str) -> Vec<String> {
     let page = if name.starts_with("grading") {
         "docs/grading.md"
     } else {
         "docs/writing-a-bot.md"
     };
-    let readme = std::fs::read_to_string(repo().join(page)).unwrap();
-    let tag = format!("<!-- readme-test: {name} -->");
-    let start = readme
-        .find(&tag)
-        .unwrap_or_else(|| panic!("{page} has no block {tag}"));
-    let rest = &readme[start + tag.len()..];
-    let body = rest
-        .trim_start()
-        .strip_prefix("```sh\n")
-        .unwrap_or_else(|| panic!("{tag} is not followed by a sh block"));
-    let body = &body[..body.find("```").expect("closed block")];
-    body.lines()
-        .map(|l| match l.find("  #") {
-            Some(i) => l[..i].trim().to_string(),
-            None => l.trim().to_string(),
-        })
-        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("cargo build"))
-        .collect()
+    doc_block(page, name)
 }
 
-/// A folder that looks like a fresh clone after `cargo build --release --workspace`.
 fn clone_dir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    // Sandboxed bots run under their own UID and must be able to walk to their files.
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let copy = Command::new("cp")
-        .arg("-a")
-        .arg(repo().join("examples"))
-        .arg(dir.path())
-        .status()
-        .unwrap();
-    assert!(copy.success());
-    let release = dir.path().join("target/release");
-    std::fs::create_dir_all(&release).unwrap();
-    for (name, path) in [
-        ("arena", arena()),
-        ("agon", agon()),
-        ("scripted_engine", scripted()),
-    ] {
-        std::os::unix::fs::symlink(path, release.join(name)).unwrap();
-    }
-    dir
+    fresh_clone()
 }
 
 /// Every file under `dir` whose name ends with `suffix`, sorted.

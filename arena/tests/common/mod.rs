@@ -209,15 +209,17 @@ pub fn assert_no_survivors(marker: &str) {
     }
 }
 
-/// The `--engine` words of the scripted engine in `mode`.
+/// The `--engine` words of the scripted engine in `mode`; `tc` is one or more limits
+/// (`tc=1+0.1`, `st=0.1 bank=0.3`).
 pub fn scripted_engine(mode: &str, name: &str, tc: &str) -> Vec<String> {
-    vec![
+    let mut words = vec![
         "--engine".into(),
         format!("cmd={}", scripted().display()),
         format!("args={mode}"),
         format!("name={name}"),
-        tc.to_string(),
-    ]
+    ];
+    words.extend(tc.split_whitespace().map(str::to_string));
+    words
 }
 
 /// Plays one colour-swapped pair of 4x5 Clobber from the start between two agon
@@ -351,4 +353,61 @@ pub fn get_json(port: u16, path: &str) -> (u16, Value) {
     let (status, body) = http_status_and_body(&text);
     let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: '{body}'"));
     (status, json)
+}
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The shell lines of the block tagged `<!-- readme-test: NAME -->` in `page` (a file of
+/// the repository: `README.md`, `docs/grading.md`), as a newcomer types them: comments
+/// dropped, `cargo build` lines skipped (the binaries under test are built already).
+pub fn doc_block(page: &str, name: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(repo().join(page)).unwrap();
+    let tag = format!("<!-- readme-test: {name} -->");
+    let start = readme
+        .find(&tag)
+        .unwrap_or_else(|| panic!("{page} has no block {tag}"));
+    let rest = &readme[start + tag.len()..];
+    let body = rest
+        .trim_start()
+        .strip_prefix("```sh\n")
+        .unwrap_or_else(|| panic!("{tag} is not followed by a sh block"));
+    let body = &body[..body.find("```").expect("closed block")];
+    body.lines()
+        .map(|l| match l.find("  #") {
+            Some(i) => l[..i].trim().to_string(),
+            None => l.trim().to_string(),
+        })
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("cargo build"))
+        .collect()
+}
+
+/// A folder that looks like a fresh clone after `cargo build --release --workspace`:
+/// `examples/` and `scripts/` copied, `target/release/` holding the binaries under test.
+pub fn fresh_clone() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // Sandboxed bots run under their own UID and must be able to walk to their files.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for folder in ["examples", "scripts"] {
+        let copy = Command::new("cp")
+            .arg("-a")
+            .arg(repo().join(folder))
+            .arg(dir.path())
+            .status()
+            .unwrap();
+        assert!(copy.success());
+    }
+    let release = dir.path().join("target/release");
+    std::fs::create_dir_all(&release).unwrap();
+    for (name, path) in [
+        ("arena", arena()),
+        ("agon", agon()),
+        ("scripted_engine", scripted()),
+    ] {
+        std::os::unix::fs::symlink(path, release.join(name)).unwrap();
+    }
+    dir
 }
