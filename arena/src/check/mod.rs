@@ -198,6 +198,13 @@ impl CheckReport {
                 "slow start: no handshake within the startup time".into()
             }
             "handshake" => "no answer to the handshake".into(),
+            // No move at all within the deadline is slowness, not an illegal move.
+            "legal-moves"
+                if c.detail.starts_with("no output within")
+                    || c.detail.starts_with("no expected reply within") =>
+            {
+                format!("too slow: {}", first_part(&c.detail))
+            }
             "legal-moves" => format!("plays an illegal move: {}", first_part(&c.detail)),
             "stray-output" => format!("stray output: {}", c.detail),
             "movetime" | "clock" => "too slow: over its time limit".into(),
