@@ -475,17 +475,23 @@ pub fn same_content_groups(bots: &[Bot]) -> Vec<Vec<String>> {
 }
 
 fn agon_config(config: &GradeConfig, level: &Level) -> EngineConfig {
+    reference_engine(&config.agon, config.seed, level)
+}
+
+/// The reference player of `level`: `agon` at `path` with the level's options and limit
+/// and `seed` (named `agon-<level>`).
+pub fn reference_engine(agon: &Path, seed: u64, level: &Level) -> EngineConfig {
     let &(name, options, tc) = level;
     let mut options: Vec<(String, String)> = options
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    options.push(("Seed".into(), config.seed.to_string()));
+    options.push(("Seed".into(), seed.to_string()));
     let time = TimeControl::parse(tc).expect("a valid level");
     EngineConfig {
         name: format!("agon-{name}"),
         spawn: SpawnSpec {
-            program: config.agon.clone(),
+            program: agon.to_path_buf(),
             ..SpawnSpec::default()
         },
         dialect: Dialect::Ugi,
@@ -729,7 +735,7 @@ pub async fn grade_bot(
 }
 
 /// The required checks that failed, then how many more were not reached.
-fn failed_checks(check: &crate::check::CheckReport) -> Vec<String> {
+pub fn failed_checks(check: &crate::check::CheckReport) -> Vec<String> {
     let required = |status: Status| {
         check
             .checks

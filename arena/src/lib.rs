@@ -9,6 +9,7 @@
 pub mod adjudication;
 pub mod atomic_file;
 pub mod check;
+pub mod class;
 pub mod client;
 pub mod clock;
 pub mod config;

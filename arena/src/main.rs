@@ -43,7 +43,11 @@ fn main() -> ExitCode {
         Command::Match(args) => Some(&mut args.engine_groups),
         Command::Tournament(t) => Some(&mut t.common.engine_groups),
         Command::Serve(args) => Some(&mut args.engine_groups),
-        Command::Merge(_) | Command::Report(_) | Command::Check(_) | Command::Grade(_) => None,
+        Command::Merge(_)
+        | Command::Report(_)
+        | Command::Check(_)
+        | Command::Grade(_)
+        | Command::Class(_) => None,
     };
     if let (Some(groups), Some((_, sub))) = (groups, matches.subcommand()) {
         if let Ok(Some(found)) = sub.try_get_occurrences::<String>("engine") {
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
             Command::Report(args) => cli::report_cmd::report(&args),
             Command::Check(args) => cli::check_cmd::check(&args).await,
             Command::Grade(args) => cli::grade_cmd::grade(&args).await,
+            Command::Class(args) => cli::class_cmd::class(&args).await,
             Command::Serve(args) => cli::serve_cmd::serve(&args).await,
         }
     });

@@ -54,6 +54,10 @@ pub enum Unfinished {
 /// far and, with two engines, their summary.
 pub type Report = fn(&[String], &[GameRecord], Option<&Summary>) -> String;
 
+/// What a run adds to each record before it is written (`arena class`: the game's key
+/// and the versions that played), from the record with the run's engine indices.
+pub type Annotate = dyn Fn(&mut GameRecord) + Send + Sync;
+
 /// A run to play.
 pub struct Run {
     /// The engines, by index.
@@ -90,6 +94,8 @@ pub struct Run {
     pub sprt: Option<Sprt>,
     /// A fingerprint written into every record (a match's journal has no header).
     pub stamp: Option<String>,
+    /// Called on every record before it is written.
+    pub annotate: Option<Box<Annotate>>,
     /// What becomes of interrupted games.
     pub unfinished: Unfinished,
     /// The periodic report.
@@ -149,6 +155,7 @@ pub async fn run(run: Run, cancel: watch::Receiver<bool>) -> anyhow::Result<Outc
         report_every,
         sprt,
         stamp,
+        annotate,
         unfinished,
         report,
     } = run;
@@ -222,6 +229,9 @@ pub async fn run(run: Run, cancel: watch::Receiver<bool>) -> anyhow::Result<Outc
             continue;
         }
         output.record.fingerprint = stamp.clone().or(output.record.fingerprint);
+        if let Some(annotate) = &annotate {
+            annotate(&mut output.record);
+        }
         if let Err(e) = write_game_files(&mut output, &run_dir, &records) {
             bar.suspend(|| eprintln!("arena: cannot write the game file: {e}"));
         }

@@ -101,6 +101,7 @@ pub async fn run_match(
             report_every: config.report_every,
             sprt: config.sprt,
             stamp: Some(config.fingerprint),
+            annotate: None,
             unfinished: Unfinished::Journal,
             report: |_, _, duel| duel.map(Summary::render).unwrap_or_default(),
         },

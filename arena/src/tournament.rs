@@ -194,6 +194,7 @@ pub async fn run_tournament(
             report_every: config.report_every,
             sprt: config.sprt,
             stamp: None,
+            annotate: None,
             unfinished: Unfinished::Drop,
             report: |names, games, _| Standings::of(names, games).render(),
         },

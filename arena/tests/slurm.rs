@@ -253,8 +253,12 @@ fn assert_all_completed(job: &str, dir: &Path) {
     }
 }
 
+/// One test at a time on the one-node cluster: the tournament test times its cancels.
+static CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
+    let _cluster = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let log = Log(Instant::now());
     ensure_cluster(&log);
     let temp = tempfile::tempdir().unwrap();
@@ -560,4 +564,96 @@ fn job_array_on_slurm_merges_to_the_standings_of_one_run() {
         "slurm test wall time {:.1} s",
         log.0.elapsed().as_secs_f64()
     ));
+}
+
+/// `arena class` on the sample class (issue 52), as a job array of `scripts/slurm-class.sh`
+/// and as one local run: the same standings, and the command without `--shard` after the
+/// array plays nothing.
+#[test]
+fn a_class_sharded_on_slurm_gives_the_standings_of_one_run() {
+    let _cluster = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let log = Log(Instant::now());
+    ensure_cluster(&log);
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    // Sandboxed bots run under their own UID and must be able to walk to their files.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let copy = Command::new("cp")
+        .arg("-a")
+        .arg(repo().join("examples/class"))
+        .arg(dir.join("class"))
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    // The job script gives --seed from SEED; the local runs give it themselves.
+    let flags = ["--game", "mnk m=5 n=5 k=4", "--references", "random,depth2"];
+    let class_run = |out: &str, concurrency: &str| {
+        let mut c = Command::new(arena());
+        c.current_dir(dir)
+            .args(["class", "--bots", "class", "--out", out, "--no-progress"])
+            .arg("--agon")
+            .arg(agon())
+            .args(["--concurrency", concurrency, "--seed", SEED])
+            .args(flags);
+        let out = run(c, Duration::from_secs(300));
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let single = class_run("single", "2");
+    log.say("single local run done");
+    let mut submitted = Submitted(Vec::new());
+    let mut c = Command::new("sbatch");
+    c.current_dir(dir)
+        .args([
+            "--parsable",
+            &format!("--array=1-{SHARDS}"),
+            "--cpus-per-task=1",
+        ])
+        .arg(format!("--chdir={}", dir.display()))
+        .arg(repo().join("scripts/slurm-class.sh"))
+        .args(["class", "sharded"])
+        .args(flags)
+        .env("SEED", SEED)
+        .env("ARENA", arena())
+        .env("AGON", agon())
+        .env_remove("SHARDS");
+    let out = run(c, Duration::from_secs(30));
+    assert!(out.status.success(), "sbatch: {}", text(&out));
+    let job = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    submitted.0.push(job.clone());
+    log.say(&format!("class job array {job} submitted"));
+    wait(
+        dir,
+        &job,
+        Duration::from_secs(300),
+        "the class job array",
+        || !in_queue(&job),
+    );
+    assert_all_completed(&job, dir);
+    for k in 1..=SHARDS {
+        let journal = dir.join(format!("sharded/class-{k}-of-{SHARDS}.jsonl"));
+        assert!(
+            std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0),
+            "shard {k} played nothing\n{}",
+            outputs(dir)
+        );
+    }
+    let merged = class_run("sharded", "2");
+    assert!(
+        merged.contains("0 played now"),
+        "the shards played every game: {merged}"
+    );
+    let read = |out: &str| std::fs::read_to_string(dir.join(out).join("standings.txt")).unwrap();
+    assert_eq!(
+        read("sharded"),
+        read("single"),
+        "single run:\n{single}\nsharded:\n{merged}"
+    );
+    log.say("sharded standings equal the single run's");
 }

@@ -38,6 +38,11 @@ pub(crate) enum Command {
     /// bot.py or run) against reference players of graded strength, in a sandbox; writes a
     /// report per student, grades.json and grades.csv.
     Grade(GradeArgs),
+    /// A class tournament: every student's bot against every other and the reference
+    /// players, each in its own box; standings with intervals, a results site with every
+    /// game's replay, private folders per student, a grade book; a rerun plays only the
+    /// games of changed submissions.
+    Class(ClassArgs),
     /// Serve a local web page: play any configured engine or watch two play (with their
     /// live search info), follow running matches and tournaments (--watch OUT), replay
     /// journaled games with per-move statistics, and open reports.
@@ -98,6 +103,9 @@ pub(crate) struct ServeArgs {
     /// A journal to replay and report (repeatable).
     #[arg(long, value_name = "FILE")]
     pub(crate) journal: Vec<PathBuf>,
+    /// A class's results site (`arena class`'s OUT/site) to serve at /site/.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) site: Option<PathBuf>,
     /// Time an engine may overrun its move time before it loses (ms).
     #[arg(long, default_value_t = 1000)]
     pub(crate) margin_ms: u64,
@@ -117,39 +125,15 @@ pub(crate) struct ServeArgs {
     pub(crate) max_connections: u64,
 }
 
+/// How student bots are started and boxed (`grade` and `class`).
 #[derive(Args, Debug)]
-pub(crate) struct GradeArgs {
-    /// The game.
-    #[arg(long, default_value = "tictactoe")]
-    pub(crate) game: String,
-    /// The folder of bots.
-    #[arg(long)]
-    pub(crate) bots: PathBuf,
+pub(crate) struct StudentBoxArgs {
     /// The interpreter of Python bots.
     #[arg(long, default_value = "python3")]
     pub(crate) python: String,
     /// The agon binary of the reference players (default: next to the arena).
     #[arg(long)]
     pub(crate) agon: Option<PathBuf>,
-    /// Seed of the openings and of the random player.
-    #[arg(long, default_value_t = 1)]
-    pub(crate) seed: u64,
-    /// Games per level at first, and in each further batch while the 95% confidence
-    /// interval of the score still holds one half (colour-swapped pairs).
-    #[arg(long, default_value_t = 8)]
-    pub(crate) games_per_level: u64,
-    /// Most games per level: a verdict still open then is marked uncertain.
-    #[arg(long, default_value_t = 32)]
-    pub(crate) max_games_per_level: u64,
-    /// The bots' time control.
-    #[arg(long, default_value = "st=0.1")]
-    pub(crate) tc: String,
-    /// Output folder.
-    #[arg(long, default_value = "grade-out")]
-    pub(crate) out: PathBuf,
-    /// Students graded at once (default: the number of cores, at most 4).
-    #[arg(long)]
-    pub(crate) concurrency: Option<usize>,
     /// How bots are isolated: strict (namespaces, a UID per bot, cgroup limits; needs
     /// root), userns (namespaces without root, per-process limits), limits (per-process
     /// limits and Landlock only). See docs/security.md.
@@ -174,6 +158,98 @@ pub(crate) struct GradeArgs {
     /// of the Piskvork protocol; the game must be gomoku).
     #[arg(long, default_value = "ugi")]
     pub(crate) proto: String,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct GradeArgs {
+    /// The game.
+    #[arg(long, default_value = "tictactoe")]
+    pub(crate) game: String,
+    /// The folder of bots.
+    #[arg(long)]
+    pub(crate) bots: PathBuf,
+    /// Seed of the openings and of the random player.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Games per level at first, and in each further batch while the 95% confidence
+    /// interval of the score still holds one half (colour-swapped pairs).
+    #[arg(long, default_value_t = 8)]
+    pub(crate) games_per_level: u64,
+    /// Most games per level: a verdict still open then is marked uncertain.
+    #[arg(long, default_value_t = 32)]
+    pub(crate) max_games_per_level: u64,
+    /// The bots' time control.
+    #[arg(long, default_value = "st=0.1")]
+    pub(crate) tc: String,
+    /// Output folder.
+    #[arg(long, default_value = "grade-out")]
+    pub(crate) out: PathBuf,
+    /// Students graded at once (default: the number of cores, at most 4).
+    #[arg(long)]
+    pub(crate) concurrency: Option<usize>,
+    #[command(flatten)]
+    pub(crate) students: StudentBoxArgs,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ClassArgs {
+    /// The submissions folder: one entry per student (NAME.py, an executable file, or a
+    /// folder with bot.py or an executable run), as in grade.
+    #[arg(long)]
+    pub(crate) bots: PathBuf,
+    /// The game.
+    #[arg(long, default_value = "tictactoe")]
+    pub(crate) game: String,
+    /// Output folder: journals, results, site/, private/.
+    #[arg(long, default_value = "class-out")]
+    pub(crate) out: PathBuf,
+    /// The reference players that take part, weakest first (grade's levels), or none.
+    #[arg(long, default_value = "random,greedy,depth2,depth3,default")]
+    pub(crate) references: String,
+    /// Games per pairing (colour-swapped pairs: an even number).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) games: u64,
+    /// Who meets whom: round-robin, or rounds:R (R rounds of a Berger table: R opponents
+    /// each). Default: round-robin up to 60 entrants, rounds:30 above.
+    #[arg(long)]
+    pub(crate) schedule: Option<String>,
+    /// The bots' time control: st=SECONDS a move, tc=BASE+INC, with bank=SECONDS (a time
+    /// bank for the game beside st=) and timeout=loss|move (a move over time loses the
+    /// game, or the arena plays the first legal move for the bot).
+    #[arg(long, default_value = "st=0.1")]
+    pub(crate) tc: String,
+    /// Openings: random:N (N random plies, seeded), start, or a file as in match.
+    #[arg(long, default_value = "random:2")]
+    pub(crate) openings: String,
+    /// Seed of the openings and the reference players.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// After the schedule, settle the order of the first K places: neighbours whose order
+    /// is not sure play more pairs.
+    #[arg(long)]
+    pub(crate) settle_top: Option<usize>,
+    /// Most games the settling may add.
+    #[arg(long, default_value_t = 200)]
+    pub(crate) settle_games: u64,
+    /// A rule file that maps places, levels beaten or ratings to marks: writes
+    /// gradebook.csv (see docs/class.md).
+    #[arg(long)]
+    pub(crate) marks: Option<PathBuf>,
+    /// Play only shard K/N of the schedule (a cluster's job array); the command without
+    /// --shard afterwards finds every shard's games and writes the results.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Games at once (default: the number of cores).
+    #[arg(long)]
+    pub(crate) concurrency: Option<usize>,
+    /// Bytes of each bot's stderr kept per game (CodeCup keeps about 10,000 characters).
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) stderr_cap: u64,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+    #[command(flatten)]
+    pub(crate) students: StudentBoxArgs,
 }
 
 #[derive(Args, Debug)]

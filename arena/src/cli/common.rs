@@ -66,6 +66,48 @@ pub(crate) fn run_id(seed: u64) -> String {
 
 /// Locks the output folder `out` for this run (shard `K/N` locks only its own journal's
 /// lock file): a second arena on it stops here, naming the running one.
+/// What `grade` and `class` need to start student bots, from their shared flags: the
+/// box (`--sandbox`, never off, with its limits, after checking this machine can give
+/// it), the Python interpreter, the reference players' agon and the bots' protocol.
+pub(crate) struct StudentSetup {
+    pub(crate) sandbox: arena::sandbox::Sandbox,
+    pub(crate) python: std::path::PathBuf,
+    pub(crate) agon: std::path::PathBuf,
+    pub(crate) proto: arena::dialect::Dialect,
+}
+
+pub(crate) fn student_setup(
+    b: &super::args::StudentBoxArgs,
+    spec: &agon::games::GameSpec,
+) -> anyhow::Result<StudentSetup> {
+    let level = arena::sandbox::Level::parse(&b.sandbox)
+        .map_err(anyhow::Error::msg)?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--sandbox off: student bots always run in a sandbox (use strict, userns or limits)"
+            )
+        })?;
+    arena::sandbox::require(level).map_err(anyhow::Error::msg)?;
+    let mut sandbox = arena::sandbox::Sandbox::for_grading(level);
+    sandbox.memory_bytes = Some(b.mem << 20);
+    sandbox.cpu_seconds = Some(b.cpu);
+    sandbox.processes = Some(b.nproc);
+    sandbox.file_bytes = Some(b.fsize << 20);
+    let python = arena::config::resolve_program(&b.python, None).map_err(anyhow::Error::msg)?;
+    let agon = match &b.agon {
+        Some(p) => p.clone(),
+        None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
+    };
+    let proto = arena::dialect::parse(&b.proto).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    arena::dialect::plays(proto, spec).map_err(|e| anyhow::anyhow!("--proto {proto} {e}"))?;
+    Ok(StudentSetup {
+        sandbox,
+        python,
+        agon,
+        proto,
+    })
+}
+
 pub(crate) fn lock_output(
     out: &Path,
     shard: Option<(u64, u64)>,

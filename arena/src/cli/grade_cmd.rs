@@ -16,27 +16,13 @@ use super::common::cancel_on_signal;
 pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     use arena::grade::{csv, find_bots, grade_bot, GradeConfig};
     let spec = GameSpec::parse(&args.game).with_context(|| format!("--game '{}'", args.game))?;
-    let level = arena::sandbox::Level::parse(&args.sandbox)
-        .map_err(anyhow::Error::msg)?
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "--sandbox off: student bots always run in a sandbox (use strict, userns or limits)"
-            )
-        })?;
-    arena::sandbox::require(level).map_err(anyhow::Error::msg)?;
-    let mut sandbox = arena::sandbox::Sandbox::for_grading(level);
-    sandbox.memory_bytes = Some(args.mem << 20);
-    sandbox.cpu_seconds = Some(args.cpu);
-    sandbox.processes = Some(args.nproc);
-    sandbox.file_bytes = Some(args.fsize << 20);
-    let python = arena::config::resolve_program(&args.python, None).map_err(anyhow::Error::msg)?;
-    let agon = match &args.agon {
-        Some(p) => p.clone(),
-        None => arena::config::resolve_program("agon", None).map_err(anyhow::Error::msg)?,
-    };
+    let super::common::StudentSetup {
+        sandbox,
+        python,
+        agon,
+        proto,
+    } = super::common::student_setup(&args.students, &spec)?;
     let tc = TimeControl::parse(&args.tc).with_context(|| format!("--tc '{}'", args.tc))?;
-    let proto = arena::dialect::parse(&args.proto).map_err(|e| anyhow::anyhow!("--{e}"))?;
-    arena::dialect::plays(proto, &spec).map_err(|e| anyhow::anyhow!("--proto {proto} {e}"))?;
     let (bots, skipped) = find_bots(&args.bots, &python)
         .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
     for (name, reason) in &skipped {
@@ -88,7 +74,7 @@ pub(crate) async fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             })
             .max(1),
         sandbox,
-        startup: std::time::Duration::from_millis(args.startup_ms),
+        startup: std::time::Duration::from_millis(args.students.startup_ms),
         proto,
     });
     arena::outln!(

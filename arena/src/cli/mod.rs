@@ -4,6 +4,7 @@
 
 pub(crate) mod args;
 pub(crate) mod check_cmd;
+pub(crate) mod class_cmd;
 pub(crate) mod common;
 pub(crate) mod fastchess;
 pub(crate) mod grade_cmd;

@@ -63,6 +63,14 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             bail!("--journal {}: no such file", j.display());
         }
     }
+    if let Some(site) = &args.site {
+        if !site.join("index.html").is_file() {
+            bail!(
+                "--site {}: no index.html there (give the site folder arena class wrote: OUT/site)",
+                site.display()
+            );
+        }
+    }
     let spec = GameSpec::parse("tictactoe").expect("valid");
     let referee = RefereeSettings {
         spec,
@@ -88,6 +96,7 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         engines: engines.into_iter().map(Arc::new).collect(),
         watch: args.watch.clone(),
         journals: args.journal.clone(),
+        site: args.site.clone(),
         allow_remote: args.allow_remote,
         referee,
     };
@@ -119,6 +128,13 @@ pub(crate) async fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     };
     arena::outln!("arena serve: http://{host}:{}/", address.port());
     arena::outln!("  engines: {}", names.join(", "));
+    if let Some(site) = &args.site {
+        arena::outln!(
+            "  results site {}: http://{host}:{}/site/",
+            site.display(),
+            address.port()
+        );
+    }
     for dir in &waiting {
         arena::outln!("  watching {dir}: it does not exist yet; waiting for it to appear");
     }

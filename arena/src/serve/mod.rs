@@ -16,6 +16,7 @@ mod guard;
 mod listen;
 mod live_view;
 pub mod session;
+pub mod site;
 pub mod view;
 
 use guard::{body_text, guard};
@@ -85,6 +86,8 @@ pub struct ServeConfig {
     pub watch: Vec<PathBuf>,
     /// More journals to replay and report.
     pub journals: Vec<PathBuf>,
+    /// A class's results site to serve under `/site/` (`arena class`'s `OUT/site`).
+    pub site: Option<PathBuf>,
     /// Answer peers beyond the loopback interface (and any `Host`).
     pub allow_remote: bool,
     /// Timeouts, margins and output limits for engines (the game is set per session).
@@ -163,6 +166,7 @@ pub fn router(config: ServeConfig) -> std::io::Result<Router> {
         .route("/api/live/events", get(api_live_events))
         .route("/report", get(api_report))
         .merge(board::routes())
+        .merge(site::routes())
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(Arc::clone(&state), guard))
         .with_state(state))
