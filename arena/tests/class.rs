@@ -309,6 +309,28 @@ fn a_class_tournament_as_the_readme_says() {
         std::fs::read_to_string(results.join("standings.txt")).unwrap(),
         standings
     );
+    // Both versions of jo's code are kept, the first as it was.
+    let kept: Vec<String> = std::fs::read_dir(results.join("submissions"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("jo@"))
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    let versions: Vec<String> = kept
+        .iter()
+        .map(|k| {
+            std::fs::read_to_string(results.join("submissions").join(k).join("jo.py")).unwrap()
+        })
+        .collect();
+    assert!(
+        versions
+            .iter()
+            .filter(|v| v.contains("# version 2"))
+            .count()
+            == 1,
+        "one copy is the new version, one the old"
+    );
     let jo = std::fs::read_to_string(results.join("site/students/jo.html")).unwrap();
     assert!(
         jo.contains("Earlier versions") && jo.contains("(32 games)"),

@@ -501,6 +501,60 @@ pub fn read_journals(out: &Path) -> anyhow::Result<Vec<GameRecord>> {
     Ok(games)
 }
 
+/// Keeps a copy of each submission's version in `out/submissions/NAME@VERSION` (once:
+/// a version is its content), so that the code that played each game stays at hand
+/// after the student hands in another. A copy, not a link: the student's files can
+/// change. Links inside a folder are copied as links (never followed); FIFOs, sockets
+/// and devices are left out.
+fn archive(out: &Path, e: &Entrant) -> std::io::Result<()> {
+    let Some(bot) = &e.bot else { return Ok(()) };
+    let Some(home) = &bot.spawn.home else {
+        return Ok(());
+    };
+    let dir = out.join("submissions");
+    let name = format!("{}@{}", crate::grade::folder_name(&e.name), e.version);
+    let target = dir.join(&name);
+    if std::fs::symlink_metadata(&target).is_ok() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&dir)?;
+    // A name of this process's own: shards may archive the same version at once.
+    let temp = dir.join(format!(".{name}.{}.partial", std::process::id()));
+    let _ = std::fs::remove_dir_all(&temp);
+    std::fs::create_dir(&temp)?;
+    let entry = home
+        .file_name()
+        .map_or_else(|| "bot".into(), |n| n.to_os_string());
+    let copied = copy_tree(home, &temp.join(entry)).and_then(|()| std::fs::rename(&temp, &target));
+    match copied {
+        Err(_) if std::fs::symlink_metadata(&target).is_ok() => {
+            let _ = std::fs::remove_dir_all(&temp);
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// Copies `from` (a file or a folder) to `to` without following links.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)
+    } else if kind.is_dir() {
+        std::fs::create_dir(to)?;
+        for entry in std::fs::read_dir(from)? {
+            let entry = entry?;
+            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else if kind.is_file() {
+        std::fs::copy(from, to).map(|_| ())
+    } else {
+        Ok(())
+    }
+}
+
 /// The check of every student, reusing the ones kept for the same version in
 /// `out/checks/`; a bot is checked in its box as it will play.
 async fn check_students(
@@ -683,6 +737,15 @@ pub async fn run_class(
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("cannot create {}", config.out.display()))?;
     let (entrants, skipped) = entrants(config)?;
+    for e in &entrants {
+        if let Err(err) = archive(&config.out, e) {
+            eprintln!(
+                "arena class: warning: {} version {} not archived: {err}",
+                crate::safe_text::display(&e.name),
+                e.version
+            );
+        }
+    }
     let checks = check_students(config, &entrants, &cancel).await;
     // A bot that cannot even start is withdrawn: each of its games would wait for its
     // handshake and end the same way.
