@@ -383,6 +383,12 @@ fn the_site_is_served_and_nothing_beside_it() {
             .contains("content-security-policy: default-src 'none'"),
         "{body}"
     );
+    // Without its slash the folder is sent to it, so that relative links land.
+    let (status, body) = raw_get(port, "/site");
+    assert!(
+        status == 308 && body.to_lowercase().contains("location: /site/"),
+        "{body}"
+    );
     let (status, body) = raw_get(port, "/site/games/g1.html");
     assert_eq!(status, 200, "{body}");
     for path in [

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -25,7 +25,8 @@ const MAX_FILE: u64 = 64 << 20;
 /// The routes of this module.
 pub(super) fn routes() -> Router<Shared> {
     Router::new()
-        .route("/site", get(site_index))
+        // Without the slash the pages' relative links would resolve outside /site/.
+        .route("/site", get(|| async { Redirect::permanent("/site/") }))
         .route("/site/", get(site_index))
         .route("/site/{*path}", get(site_file))
 }
