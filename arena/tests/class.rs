@@ -16,21 +16,9 @@ use std::time::Duration;
 
 use common::*;
 
-/// Runs every line of the README's block `class`; each must succeed. Their output.
+/// Types the README's block `class` ([`run_doc_block`]).
 fn type_readme_block(dir: &Path, marker: &str) -> String {
-    let mut all = String::new();
-    for line in doc_block("README.md", "class") {
-        let mut c = Command::new("sh");
-        c.arg("-c")
-            .arg(&line)
-            .current_dir(dir)
-            .env("ARENA_TEST_MARKER", marker);
-        let out = run(c, Duration::from_secs(600));
-        let shown = text(&out);
-        assert!(out.status.success(), "README: `{line}` failed:\n{shown}");
-        all.push_str(&format!("$ {line}\n{shown}\n"));
-    }
-    all
+    run_doc_block(dir, "README.md", "class", marker)
 }
 
 /// Every bot file of the class (a `.py` entry, or a folder's `.py` files).

@@ -17,18 +17,13 @@ use std::time::Duration;
 use common::*;
 use serde_json::Value;
 
-/// The shell lines of the block tagged `name` on its page of the book.
-fn block(name: &str) -> Vec<String> {
-    let page = if name.starts_with("grading") {
+/// The page of the book that holds the block `name`.
+fn page_of(name: &str) -> &'static str {
+    if name.starts_with("grading") {
         "docs/grading.md"
     } else {
         "docs/writing-a-bot.md"
-    };
-    doc_block(page, name)
-}
-
-fn clone_dir() -> tempfile::TempDir {
-    fresh_clone()
+    }
 }
 
 /// Every file under `dir` whose name ends with `suffix`, sorted.
@@ -51,27 +46,12 @@ fn files_named(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 
 /// Runs every line of a block; each must succeed. Returns the combined output.
 fn run_block(dir: &Path, name: &str, marker: &str) -> String {
-    let mut all = String::new();
-    for line in block(name) {
-        let mut c = Command::new("sh");
-        c.arg("-c")
-            .arg(&line)
-            .current_dir(dir)
-            .env("ARENA_TEST_MARKER", marker);
-        let out = run(c, Duration::from_secs(400));
-        let shown = text(&out);
-        assert!(
-            out.status.success(),
-            "block {name} of the book: `{line}` failed:\n{shown}"
-        );
-        all.push_str(&format!("$ {line}\n{shown}\n"));
-    }
-    all
+    run_doc_block(dir, page_of(name), name, marker)
 }
 
 #[test]
 fn write_a_bot_for_tictactoe_as_the_readme_says() {
-    let dir = clone_dir();
+    let dir = fresh_clone();
     let marker = marker("readme-ttt");
     let out = run_block(dir.path(), "write-a-bot-tictactoe", &marker);
     assert!(out.contains("PASS handshake"), "{out}");
@@ -91,7 +71,7 @@ fn write_a_bot_for_tictactoe_as_the_readme_says() {
 
 #[test]
 fn write_a_bot_for_clobber_as_the_readme_says() {
-    let dir = clone_dir();
+    let dir = fresh_clone();
     let marker = marker("readme-clobber");
     let out = run_block(dir.path(), "write-a-bot-clobber", &marker);
     assert!(!out.contains("FAIL"), "{out}");
@@ -187,7 +167,7 @@ fn diagnosis(rows: &[Value], name: &str) -> String {
 
 #[test]
 fn grading_a_class_as_the_readme_says() {
-    let dir = clone_dir();
+    let dir = fresh_clone();
     let d = dir.path();
     write_class(d);
     let marker = marker("readme-grade");
@@ -245,7 +225,7 @@ fn grading_a_class_as_the_readme_says() {
     std::fs::rename(d.join("grades"), d.join("grades-first")).unwrap();
 
     // The virtualenv block: the bot's package now comes from the venv it names.
-    let venv_block = block("grading-venv");
+    let venv_block = doc_block(page_of("grading-venv"), "grading-venv");
     assert_eq!(venv_block.len(), 2, "{venv_block:?}");
     let mut c = Command::new("sh");
     c.arg("-c").arg(&venv_block[0]).current_dir(d);

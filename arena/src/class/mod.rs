@@ -156,8 +156,9 @@ pub struct ClassConfig {
     pub openings: String,
     /// Games per pairing (colour-swapped pairs; even).
     pub games: u64,
-    /// Who meets whom.
-    pub format: ClassFormat,
+    /// Who meets whom; `None`: by the class's size (a round robin up to
+    /// [`ROUND_ROBIN_MAX`] players, else [`DEFAULT_ROUNDS`] rounds of a Berger table).
+    pub format: Option<ClassFormat>,
     /// The bots' time control (the reference players have their own limits).
     pub tc: TimeControl,
     /// Output folder.
@@ -278,6 +279,8 @@ impl StudentLine {
 /// The results of a class run.
 #[derive(Debug)]
 pub struct ClassResults {
+    /// Who met whom.
+    pub format: ClassFormat,
     /// The entrants, in schedule order.
     pub entrants: Vec<Entrant>,
     /// Every counted game, engine indices = entrant indices.
@@ -445,10 +448,14 @@ fn colour_swapped(
 }
 
 /// The main schedule: for each pairing and round, a colour-swapped pair.
-pub fn plan(config: &ClassConfig, entrants: &[Entrant], active: &[usize]) -> Vec<Planned> {
+pub fn plan(
+    config: &ClassConfig,
+    format: ClassFormat,
+    entrants: &[Entrant],
+    active: &[usize],
+) -> Vec<Planned> {
     let settings = settings_fingerprint(config);
-    let pairings: Vec<(usize, usize)> = config
-        .format
+    let pairings: Vec<(usize, usize)> = format
         .pairings(active.len())
         .into_iter()
         .map(|(i, j)| (active[i], active[j]))
@@ -508,6 +515,11 @@ pub fn read_journals(out: &Path) -> anyhow::Result<Vec<GameRecord>> {
 /// and devices are left out.
 fn archive(out: &Path, e: &Entrant) -> std::io::Result<()> {
     let Some(bot) = &e.bot else { return Ok(()) };
+    // A submission too large to hash has a new version every run: copying it each time
+    // would fill the disk.
+    if bot.content.is_err() {
+        return Ok(());
+    }
     let Some(home) = &bot.spawn.home else {
         return Ok(());
     };
@@ -737,6 +749,20 @@ pub async fn run_class(
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("cannot create {}", config.out.display()))?;
     let (entrants, skipped) = entrants(config)?;
+    if entrants.iter().all(|e| e.bot.is_none()) {
+        anyhow::bail!(
+            "no bots in {}: each student is a NAME.py file, an executable file, or a folder holding bot.py or an executable run",
+            config.bots.display()
+        );
+    }
+    // By the number of players before any is withdrawn, so that every shard agrees.
+    let format = config
+        .format
+        .unwrap_or(if entrants.len() <= ROUND_ROBIN_MAX {
+            ClassFormat::RoundRobin
+        } else {
+            ClassFormat::Rounds(DEFAULT_ROUNDS)
+        });
     for e in &entrants {
         if let Err(err) = archive(&config.out, e) {
             eprintln!(
@@ -752,7 +778,7 @@ pub async fn run_class(
     let active: Vec<usize> = (0..entrants.len())
         .filter(|&i| checks.get(&entrants[i].name).is_none_or(|c| c.starts))
         .collect();
-    let planned = plan(config, &entrants, &active);
+    let planned = plan(config, format, &entrants, &active);
     let all_games = read_journals(&config.out)?;
     let mut known: HashMap<String, GameRecord> = HashMap::new();
     for g in &all_games {
@@ -788,7 +814,7 @@ pub async fn run_class(
         active.len(),
         active.iter().filter(|&&i| entrants[i].bot.is_some()).count(),
         active.iter().filter(|&&i| entrants[i].bot.is_none()).count(),
-        config.format.describe(),
+        format.describe(),
         planned.len(),
         reused_main,
         todo.len(),
@@ -907,6 +933,7 @@ pub async fn run_class(
         &entrants, &active, &skipped, &games, &standings, &checks, &all_games,
     );
     Ok(ClassResults {
+        format,
         entrants,
         games,
         standings,

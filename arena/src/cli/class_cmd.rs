@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 
 use agon::games::GameSpec;
-use arena::class::{ClassConfig, ClassFormat, ROUND_ROBIN_MAX};
+use arena::class::{ClassConfig, ClassFormat};
 use arena::clock::TimeControl;
 use arena::safe_text::display;
 use arena::schedule::Shard;
@@ -82,20 +82,12 @@ pub(crate) async fn class(args: &ClassArgs) -> anyhow::Result<ExitCode> {
             args.bots.display()
         );
     }
-    // The format follows the class's size unless given.
-    let (found, _) = arena::grade::find_bots(&args.bots, &python)
-        .with_context(|| format!("cannot read --bots {}", args.bots.display()))?;
-    if found.is_empty() {
-        bail!(
-            "no bots in {}: each student is a NAME.py file, an executable file, or a folder holding bot.py or an executable run",
-            args.bots.display()
-        );
-    }
-    let format = match &args.schedule {
-        Some(text) => ClassFormat::parse(text).map_err(anyhow::Error::msg)?,
-        None if found.len() + levels.len() <= ROUND_ROBIN_MAX => ClassFormat::RoundRobin,
-        None => ClassFormat::Rounds(arena::class::DEFAULT_ROUNDS),
-    };
+    let format = args
+        .schedule
+        .as_deref()
+        .map(ClassFormat::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let _lock = super::common::lock_output(&args.out, shard.map(|s| (s.index, s.count)))?;
     let config = ClassConfig {
         spec: spec.clone(),
@@ -180,7 +172,7 @@ pub(crate) async fn class(args: &ClassArgs) -> anyhow::Result<ExitCode> {
         "game": spec.to_string(),
         "seed": args.seed,
         "time_control": config.tc.to_string(),
-        "schedule": format.describe(),
+        "schedule": results.format.describe(),
         "games_counted": results.games.len(),
         "sandbox": {
             "level": config.sandbox.level.name(),
@@ -202,7 +194,7 @@ pub(crate) async fn class(args: &ClassArgs) -> anyhow::Result<ExitCode> {
         &site::SiteInfo {
             spec,
             tc: config.tc.to_string(),
-            format: format.describe(),
+            format: results.format.describe(),
             seed: args.seed,
             sandbox: config.sandbox.describe(),
             stderr_cap: args.stderr_cap,

@@ -411,3 +411,24 @@ pub fn fresh_clone() -> tempfile::TempDir {
     }
     dir
 }
+
+/// Types every line of the block `name` of `page` ([`doc_block`]) with `sh -c` in `dir`,
+/// as a newcomer would; each must succeed. Their output, each after its `$ line`.
+pub fn run_doc_block(dir: &Path, page: &str, name: &str, marker: &str) -> String {
+    let mut all = String::new();
+    for line in doc_block(page, name) {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg(&line)
+            .current_dir(dir)
+            .env("ARENA_TEST_MARKER", marker);
+        let out = run(c, Duration::from_secs(600));
+        let shown = text(&out);
+        assert!(
+            out.status.success(),
+            "block {name} of {page}: `{line}` failed:\n{shown}"
+        );
+        all.push_str(&format!("$ {line}\n{shown}\n"));
+    }
+    all
+}
