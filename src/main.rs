@@ -88,6 +88,18 @@ enum Cmd {
         /// `unknown` (a proved result without its distance when only that was left).
         #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         hash: u64,
+        /// Clobber: solver threads. More than one splits the proof two plies deep, as do
+        /// --journal and positions of 29 stones or more (the memory is shared out).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Clobber: append every proved position two plies deep to this file, and resume
+        /// from it when it exists (a stopped run goes on where it was).
+        #[arg(long)]
+        journal: Option<std::path::PathBuf>,
+        /// Clobber: write the proof as a certificate to this file (a proof in one piece:
+        /// not split), for a checker that shares no code with the solver.
+        #[arg(long, conflicts_with_all = ["journal", "distance"])]
+        certificate: Option<std::path::PathBuf>,
     },
     /// Play the default engine against itself at a fixed number of nodes a move and
     /// write the games (for fitting the evaluation): one line per game, see `selfplay.rs`.
@@ -228,6 +240,9 @@ fn run(cli: Cli) -> Result<(), String> {
             distance,
             time,
             hash,
+            threads,
+            journal,
+            certificate,
         }) => {
             let method = agon::solve::Method::from_name(&method).ok_or_else(|| {
                 let names = agon::solve::Method::names();
@@ -240,15 +255,19 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
             let position = position.as_deref();
-            let report = agon::solve::solve(
-                &spec_text,
-                position,
+            let request = agon::solve::Request {
                 method,
                 distance,
                 limit,
-                hash as usize,
-                stop,
-            )?;
+                memory_mib: hash as usize,
+                split: Some(agon::solve::SplitSettings {
+                    threads: threads as usize,
+                    journal: journal.as_deref(),
+                    progress: &|line| eprintln!("{line}"),
+                }),
+                certificate: certificate.as_deref(),
+            };
+            let report = agon::solve::solve_request(&spec_text, position, request, stop)?;
             print!("{report}");
             Ok(())
         }

@@ -26,8 +26,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Outcome};
-use crate::games::clobber::solve::{SolveError, Solver as RegionSolver, MAX_SOLVE_SQUARES};
+use crate::game::{Game, Outcome, Side};
+use crate::games::clobber::solve::{
+    solve_split, CertificateError, SolveError, Solver as RegionSolver, SplitError, SplitOptions,
+    MAX_SOLVE_SQUARES,
+};
 use crate::games::clobber::Clobber;
 use crate::games::mnk::solve::{
     SolveError as MnkSolveError, Solver as ThreatSolver, Value as MnkValue,
@@ -93,6 +96,17 @@ pub enum Verdict {
     Draw,
 }
 
+impl Verdict {
+    /// A win or a loss (as `wins` says) without its distance.
+    fn proved(wins: bool) -> Verdict {
+        if wins {
+            Verdict::Win(None)
+        } else {
+            Verdict::Loss(None)
+        }
+    }
+}
+
 /// Why a solve ended before it was complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cut {
@@ -136,6 +150,11 @@ pub struct SolveReport {
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// For a lost position solved two plies deep: each move of the side to move (up to
+    /// symmetry) with the reply that wins against it.
+    pub refutations: Vec<(String, String)>,
+    /// The certificate written: its file, records and bytes.
+    pub certificate: Option<(String, u64, u64)>,
 }
 
 impl fmt::Display for SolveReport {
@@ -160,12 +179,40 @@ impl fmt::Display for SolveReport {
         if let Some(mv) = &self.best_move {
             writeln!(f, "best move: {mv}")?;
         }
+        if !self.refutations.is_empty() {
+            let pairs: Vec<String> = self
+                .refutations
+                .iter()
+                .map(|(m, r)| format!("{m} {r}"))
+                .collect();
+            writeln!(f, "refutations: {}", pairs.join(", "))?;
+        }
+        if let Some((file, records, bytes)) = &self.certificate {
+            writeln!(f, "certificate: {file} ({records} records, {bytes} bytes)")?;
+        }
         writeln!(f, "method: {}", self.method)?;
         writeln!(f, "nodes: {}", self.nodes)?;
         let ms = self.elapsed.as_secs_f64() * 1000.0;
         writeln!(f, "time: {ms:.0} ms")
     }
 }
+
+/// How the command line's `solve` may split a large Clobber proof two plies deep
+/// ([`crate::games::clobber::solve::solve_split`]).
+pub struct SplitSettings<'a> {
+    /// Solver threads.
+    pub threads: usize,
+    /// The journal to resume from and append to.
+    pub journal: Option<&'a std::path::Path>,
+    /// Where progress lines go.
+    pub progress: &'a (dyn Fn(&str) + Sync),
+}
+
+/// Live stones from which `agon solve` splits a Clobber proof by itself (see
+/// [`SplitSettings`]). Measured from the start, one thread: 4x7 (28 stones, a first-player
+/// win) 8.7 s as one proof against 11.1 s split; 5x6 (30 stones) as one proof ran out of
+/// 4 GiB on one of its first moves, split it is proved within 8 GiB.
+pub const SPLIT_STONES: usize = 29;
 
 /// Proves the value of `position` (the start when `None`) of the game `spec`, giving up
 /// after `limit` (never when `None`), when `stop` is raised, or when its tables would
@@ -184,6 +231,55 @@ pub fn solve(
     memory_mib: usize,
     stop: Arc<AtomicBool>,
 ) -> Result<SolveReport, String> {
+    let request = Request {
+        method,
+        distance,
+        limit,
+        memory_mib,
+        split: None,
+        certificate: None,
+    };
+    solve_request(spec, position, request, stop)
+}
+
+/// What [`solve_request`] is asked: the arguments of [`solve`], and how a Clobber proof
+/// may be split.
+pub struct Request<'a> {
+    /// How to prove.
+    pub method: Method,
+    /// Whether to seek the distance too (`regions`).
+    pub distance: bool,
+    /// Give up after this long.
+    pub limit: Option<Duration>,
+    /// The tables' memory.
+    pub memory_mib: usize,
+    /// `None`: never split (the protocol's `solve`); else a Clobber proof of at least
+    /// [`SPLIT_STONES`] stones, or any with more than one thread or a journal, is split
+    /// two plies deep.
+    pub split: Option<SplitSettings<'a>>,
+    /// Clobber: write the proof's certificate to this file
+    /// ([`crate::games::clobber::solve::Solver::write_certificate`]).
+    pub certificate: Option<&'a std::path::Path>,
+}
+
+/// [`solve`] with a split Clobber proof allowed (`agon solve` on the command line).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_request(
+    spec: &str,
+    position: Option<&str>,
+    request: Request<'_>,
+    stop: Arc<AtomicBool>,
+) -> Result<SolveReport, String> {
+    let Request {
+        method,
+        distance,
+        limit,
+        memory_mib,
+        split,
+        certificate,
+    } = request;
     let spec = GameSpec::parse(spec).map_err(|e| e.to_string())?;
     let name = spec.name;
     dispatch(
@@ -195,6 +291,8 @@ pub fn solve(
             distance,
             limit,
             memory_mib: memory_mib.max(1),
+            split,
+            certificate,
             stop,
         },
     )
@@ -208,6 +306,8 @@ struct SolveGame<'a> {
     distance: bool,
     limit: Option<Duration>,
     memory_mib: usize,
+    split: Option<SplitSettings<'a>>,
+    certificate: Option<&'a std::path::Path>,
     stop: Arc<AtomicBool>,
 }
 
@@ -252,6 +352,11 @@ impl GameVisitor for SolveGame<'_> {
             Method::Auto => threats_apply,
             Method::Search | Method::Regions => false,
         };
+        if self.certificate.is_some() && !(use_regions && clobber.is_some()) {
+            return Err(
+                "a certificate is written by the 'regions' method, for Clobber only".into(),
+            );
+        }
         // A timer raises the stop flag when the limit passes.
         if let Some(limit) = self.limit {
             let stop = Arc::clone(&self.stop);
@@ -276,6 +381,8 @@ impl GameVisitor for SolveGame<'_> {
             },
             nodes: 0,
             elapsed: Duration::ZERO,
+            refutations: Vec::new(),
+            certificate: None,
         };
         let start = Instant::now();
         let budget = crate::memory::mib(self.memory_mib);
@@ -313,16 +420,90 @@ impl GameVisitor for SolveGame<'_> {
                     unreachable!("checked above")
                 }
             }
+        } else if let Some((clobber, path)) = clobber.filter(|_| use_regions).zip(self.certificate)
+        {
+            if self.distance {
+                return Err(
+                    "a certificate proves the value, not the distance: leave out \
+                            --distance"
+                        .to_string(),
+                );
+            }
+            let file = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write the certificate {}: {e}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            let mut solver = RegionSolver::new();
+            solver.set_memory_limit(budget);
+            match solver.write_certificate(clobber, &mut out, &self.stop) {
+                Ok(stats) => {
+                    use std::io::Write as _;
+                    out.flush().map_err(|e| {
+                        format!("cannot write the certificate {}: {e}", path.display())
+                    })?;
+                    report.verdict = Some(Verdict::proved(stats.side_to_move_wins));
+                    report.certificate =
+                        Some((path.display().to_string(), stats.records, stats.bytes));
+                }
+                Err(CertificateError::Solve(SolveError::OutOfMemory)) => {
+                    report.cut = Some(memory_cut)
+                }
+                Err(CertificateError::Solve(_)) => report.cut = Some(Cut::Stopped),
+                Err(CertificateError::Io(e)) => {
+                    return Err(format!(
+                        "cannot write the certificate {}: {e}",
+                        path.display()
+                    ))
+                }
+                Err(CertificateError::Inconsistent(why)) => {
+                    return Err(format!("the solver contradicted itself ({why}): a bug"))
+                }
+            }
+            report.nodes = solver.nodes();
+        } else if let Some((clobber, split)) = clobber
+            .filter(|c| use_regions && c.outcome().is_none())
+            .zip(self.split.as_ref())
+            .filter(|(c, s)| {
+                !self.distance
+                    && self.certificate.is_none()
+                    && (s.threads > 1
+                        || s.journal.is_some()
+                        || c.stone_count(Side::First) + c.stone_count(Side::Second) >= SPLIT_STONES)
+            })
+        {
+            let options = SplitOptions {
+                threads: split.threads,
+                memory: budget,
+                journal: split.journal,
+                progress: split.progress,
+            };
+            match solve_split(clobber, &options, &self.stop) {
+                Ok(solution) => {
+                    report.verdict = Some(Verdict::proved(solution.side_to_move_wins));
+                    report.best_move = solution.winning_move.map(|m| clobber.format_move(m));
+                    report.nodes = solution.nodes;
+                    report.refutations = solution
+                        .refutations
+                        .iter()
+                        .map(|&(m, r)| {
+                            let mut child = clobber.clone();
+                            child.make_move(m);
+                            (clobber.format_move(m), child.format_move(r))
+                        })
+                        .collect();
+                }
+                Err(SplitError::Stopped { nodes }) => {
+                    report.nodes = nodes;
+                    report.cut = Some(Cut::Stopped);
+                }
+                Err(SplitError::OutOfMemory) => report.cut = Some(memory_cut),
+                Err(SplitError::Journal(why)) => return Err(why),
+            }
         } else if let Some(clobber) = clobber.filter(|_| use_regions) {
             let mut solver = RegionSolver::new();
             solver.set_memory_limit(budget);
             match solver.solve(clobber, &self.stop) {
                 Ok(solution) => {
-                    report.verdict = Some(if solution.side_to_move_wins {
-                        Verdict::Win(None)
-                    } else {
-                        Verdict::Loss(None)
-                    });
+                    report.verdict = Some(Verdict::proved(solution.side_to_move_wins));
                     report.best_move = solution.winning_move.map(|m| clobber.format_move(m));
                     report.nodes = solution.nodes;
                     if self.distance {

@@ -407,3 +407,69 @@ fn protocol_md_options_table_is_the_engines() {
     assert!(e.ask("setoption name Searcher value MCTS").is_empty());
     assert!(e.ask("setoption name Level value Expert").is_empty());
 }
+
+/// README, "Solved boards": every row solved on one thread in under three seconds is solved
+/// again here, with the value, the winning first move and the nodes the table says, and
+/// every value of the table is the published one beside it.
+#[test]
+fn the_readme_table_of_solved_boards_is_what_agon_solve_says() {
+    let readme = doc("README.md");
+    let table = between(&readme, "## Solved boards", "\n## ");
+    let rows: Vec<Vec<String>> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Board"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect();
+    assert!(rows.len() >= 10, "{rows:?}");
+    let mut rerun = 0;
+    for row in &rows {
+        let [board, value, first, nodes, threads, time, _, published] = &row[..] else {
+            panic!("a row of eight cells: {row:?}");
+        };
+        assert!(
+            published.starts_with(value.as_str()),
+            "{board}: {value} against the published {published}"
+        );
+        let secs: f64 = time.trim_end_matches(" s").parse().unwrap();
+        if threads != "1" || secs >= 3.0 {
+            continue;
+        }
+        let name = board.split(' ').next().unwrap();
+        let spec = if let Some(size) = board.strip_prefix("Clobber ") {
+            let (r, c) = size.split_once('x').unwrap();
+            format!("clobber rows={r} cols={c}")
+        } else {
+            let mnk: Vec<&str> = name.split(',').collect();
+            format!("mnk m={} n={} k={}", mnk[0], mnk[1], mnk[2])
+        };
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args(["--game", &spec, "solve"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or("none")
+                .to_string()
+        };
+        let expected = matches!(
+            (value.as_str(), field("result: ").split(' ').next()),
+            ("N" | "first-player win", Some("win"))
+                | ("P" | "second-player win", Some("loss"))
+                | ("draw", Some("draw"))
+        );
+        assert!(expected, "{board}: README says {value}: {text}");
+        if first != "none" {
+            assert_eq!(&field("best move: "), first, "{board}: {text}");
+        }
+        assert_eq!(field("nodes: "), nodes.replace(',', ""), "{board}: {text}");
+        rerun += 1;
+    }
+    assert!(rerun >= 8, "{rerun}");
+}

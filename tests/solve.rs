@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agon::game::Game;
-use agon::games::clobber::solve::Solver;
+use agon::games::clobber::solve::{solve_split, Solver, SplitError, SplitOptions, SplitSolution};
 use agon::games::clobber::{Clobber, ClobberSettings};
 use agon::solve::{solve, Method, Verdict};
 
@@ -397,6 +397,13 @@ fn cli_reports_and_refuses() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("applies to Clobber"), "{err}");
     let out = Command::new(bin)
+        .args(["--game", "tictactoe", "solve", "--certificate", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("for Clobber only"), "{err}");
+    let out = Command::new(bin)
         .args(["--game", "tictactoe", "solve", "--time", "-1"])
         .output()
         .unwrap();
@@ -562,4 +569,214 @@ fn memory_cut_during_the_distance_keeps_the_value() {
             .contains("result: unknown (memory limit of 1 MiB reached before a proof)"),
         "{nothing}"
     );
+}
+
+/// The position string `text` ("rows/.../rows side") turned by each of the board's
+/// symmetries that keep its shape (rows reversed, columns reversed, both).
+fn mirrors(text: &str) -> Vec<String> {
+    let (grid, side) = text.split_once(' ').unwrap();
+    let rows: Vec<String> = grid.split('/').map(str::to_string).collect();
+    let flip_cols: Vec<String> = rows.iter().map(|r| r.chars().rev().collect()).collect();
+    let mut out = Vec::new();
+    for r in [rows.clone(), flip_cols] {
+        let mut reversed = r.clone();
+        reversed.reverse();
+        out.push(format!("{} {side}", r.join("/")));
+        out.push(format!("{} {side}", reversed.join("/")));
+    }
+    out
+}
+
+fn split_solve(
+    pos: &Clobber,
+    threads: usize,
+    journal: Option<&std::path::Path>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<SplitSolution, SplitError> {
+    let options = SplitOptions {
+        threads,
+        memory: 256 << 20,
+        journal,
+        progress,
+    };
+    solve_split(pos, &options, stop)
+}
+
+/// The split solver on boards of published value (Grossman, TCS 313 (2004), App. A; MCGS
+/// for 2x9): the value, a winning first move that the plain solver confirms, and for a
+/// lost start a reply to every first move (up to the mirror) that the plain solver
+/// confirms wins.
+#[test]
+fn split_solver_gives_the_published_values_with_checked_replies() {
+    for (rows, cols, first_wins, threads) in [
+        (3, 5, true, 1),
+        (3, 6, false, 2),
+        (4, 5, true, 2),
+        (2, 9, false, 1),
+    ] {
+        let settings = ClobberSettings::new(rows, cols).unwrap();
+        let pos = Clobber::start(&settings);
+        let stop = AtomicBool::new(false);
+        let split = split_solve(&pos, threads, None, &stop, &|_| {}).unwrap();
+        assert_eq!(split.side_to_move_wins, first_wins, "{rows}x{cols}");
+        let mut plain = Solver::new();
+        if let Some(mv) = split.winning_move {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            assert!(!plain.side_to_move_wins(&child, &stop).unwrap());
+            continue;
+        }
+        let mut refuted = Vec::new();
+        for &(mv, reply) in &split.refutations {
+            let mut leaf = pos.clone();
+            leaf.make_move(mv);
+            refuted.push(leaf.format_position());
+            leaf.make_move(reply);
+            assert!(
+                !plain.side_to_move_wins(&leaf, &stop).unwrap(),
+                "{rows}x{cols}"
+            );
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let covered = mirrors(&child.format_position())
+                .iter()
+                .any(|m| refuted.contains(m));
+            assert!(
+                covered,
+                "{rows}x{cols}: {} has no reply",
+                pos.format_move(mv)
+            );
+        }
+    }
+}
+
+/// A split solve stopped part way resumes from its journal: what was proved is not
+/// searched again, and the result is the same.
+#[test]
+fn split_solver_resumes_from_its_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("4x5.journal");
+    let settings = ClobberSettings::new(4, 5).unwrap();
+    let pos = Clobber::start(&settings);
+    let fresh = split_solve(&pos, 1, None, &AtomicBool::new(false), &|_| {}).unwrap();
+    // Stopped after the third leaf proved.
+    let stop = AtomicBool::new(false);
+    let proved = std::sync::atomic::AtomicUsize::new(0);
+    let stopping = |line: &str| {
+        if line.contains("for the side to move")
+            && proved.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2
+        {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    };
+    let first = split_solve(&pos, 1, Some(&journal), &stop, &stopping);
+    assert!(
+        matches!(first, Err(SplitError::Stopped { nodes }) if nodes > 0),
+        "{first:?}"
+    );
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        text.lines().filter(|l| l.contains(" nodes ")).count() >= 3,
+        "{text}"
+    );
+    let again = split_solve(&pos, 1, Some(&journal), &AtomicBool::new(false), &|_| {}).unwrap();
+    assert!(again.resumed >= 3, "{again:?}");
+    assert_eq!(again.side_to_move_wins, fresh.side_to_move_wins);
+    assert!(
+        again.nodes < fresh.nodes,
+        "{} against {}",
+        again.nodes,
+        fresh.nodes
+    );
+    // A last line cut short by a kill is cut off, and the run goes on.
+    let mut cut = std::fs::read_to_string(&journal).unwrap();
+    let whole = cut.len();
+    cut.push_str("b2-a2 e2-");
+    std::fs::write(&journal, &cut).unwrap();
+    // A finished journal proves the result without a search.
+    let done = split_solve(&pos, 1, Some(&journal), &AtomicBool::new(false), &|_| {}).unwrap();
+    assert_eq!(done.nodes, 0);
+    assert_eq!(done.side_to_move_wins, fresh.side_to_move_wins);
+    assert_eq!(std::fs::read_to_string(&journal).unwrap().len(), whole);
+}
+
+/// A journal of another position, or with a line the solver did not write, is refused
+/// with its name and line; nothing is appended to it.
+#[test]
+fn split_solver_refuses_a_foreign_or_damaged_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let pos = Clobber::start(&ClobberSettings::new(3, 4).unwrap());
+    split_solve(&pos, 1, Some(&journal), &AtomicBool::new(false), &|_| {}).unwrap();
+    let other = Clobber::start(&ClobberSettings::new(4, 3).unwrap());
+    let before = std::fs::read_to_string(&journal).unwrap();
+    match split_solve(&other, 1, Some(&journal), &AtomicBool::new(false), &|_| {}) {
+        Err(SplitError::Journal(why)) => {
+            assert!(
+                why.contains("another position") && why.contains("line 1"),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), before);
+    std::fs::write(&journal, format!("{before}a1-a2 zz win nodes 1\n")).unwrap();
+    let damaged = std::fs::read_to_string(&journal).unwrap();
+    let line = damaged.lines().count();
+    match split_solve(&pos, 1, Some(&journal), &AtomicBool::new(false), &|_| {}) {
+        Err(SplitError::Journal(why)) => {
+            assert!(why.contains(&format!("line {line}")), "{why}");
+            assert!(why.contains("no such pair of moves"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), damaged);
+}
+
+/// `agon solve --threads 2 --journal FILE` on a lost board prints a reply to every first
+/// move (up to the mirror), and a second run reads them back from the journal.
+#[test]
+fn cli_splits_with_threads_and_a_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("3x6.journal");
+    let bin = env!("CARGO_BIN_EXE_agon");
+    let run = || {
+        let out = Command::new(bin)
+            .args(["--game", "clobber rows=3 cols=6", "solve", "--threads", "2"])
+            .arg("--journal")
+            .arg(&journal)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (text, progress) = run();
+    assert!(
+        text.contains("result: loss for white (the side to move)"),
+        "{text}"
+    );
+    let refutations = text
+        .lines()
+        .find(|l| l.starts_with("refutations: "))
+        .unwrap();
+    // 3x6 has 27 first moves (15 pairs side by side in a row, 12 in a column); reversing
+    // the rows keeps the colours (reversing the columns swaps them), so up to that mirror
+    // the 5 in the middle row stand alone and the other 22 pair up: 16.
+    assert_eq!(refutations.split(", ").count(), 16, "{refutations}");
+    assert!(progress.contains("16 moves up to symmetry"), "{progress}");
+    let (again, progress) = run();
+    assert!(
+        progress.contains("replies proved in the journal"),
+        "{progress}"
+    );
+    assert!(again.contains("nodes: 0"), "{again}");
+    assert!(again.contains(refutations), "{again}");
 }

@@ -43,9 +43,14 @@ use crate::memory::{make_room, map_bytes, Budget};
 /// The largest board the solver takes, in squares.
 pub const MAX_SOLVE_SQUARES: usize = 64;
 
+mod certificate;
 mod order;
 mod prover;
 mod region;
+mod split;
+
+pub use certificate::{CertificateError, CertificateStats};
+pub use split::{solve_split, SplitError, SplitOptions, SplitSolution};
 
 pub use prover::{RegionProver, DEFENCE_STONES, IN_SEARCH_NODES, IN_SEARCH_STONES};
 use order::{lookahead_scores, order_key};
@@ -286,6 +291,44 @@ impl Solver {
         // by replies; with backing too, the 395 positions of 26 and 25 stones of
         // `tests/data/clobber-5x6-positions.txt` 142.0 s against 187.5 s for generation
         // order and replies alone inside.
+        let children = self.ordered_children(pos, moves, first);
+        for (mv, big, value) in children {
+            if self.wins(big, value, mover.other(), stop)? {
+                self.refuted.push(mv);
+            } else {
+                winning_move = Some(mv);
+                break;
+            }
+        }
+        Ok(Solution {
+            side_to_move_wins: winning_move.is_some(),
+            winning_move,
+            nodes: self.nodes - start_nodes,
+        })
+    }
+
+    /// The legal moves of `pos` in the order [`Solver::solve_from`] tries them (`first`
+    /// first).
+    pub fn ordered_moves(
+        &mut self,
+        pos: &Clobber,
+        first: Option<super::ClobberMove>,
+    ) -> Vec<super::ClobberMove> {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let children = self.ordered_children(pos, moves, first);
+        children.into_iter().map(|c| c.0).collect()
+    }
+
+    /// `moves` of `pos` with their children's large groups and small groups' value, in
+    /// the root's order (see [`Solver::solve_from`]).
+    fn ordered_children(
+        &mut self,
+        pos: &Clobber,
+        moves: Vec<super::ClobberMove>,
+        first: Option<super::ClobberMove>,
+    ) -> Vec<(super::ClobberMove, Vec<Region>, GameId)> {
+        let mover = pos.side_to_move();
         let ahead = lookahead_scores(pos, &moves);
         let mut children: Vec<_> = moves
             .into_iter()
@@ -302,19 +345,14 @@ impl Solver {
             })
             .collect();
         children.sort_by_key(|c| c.0);
-        for (_, mv, big, value) in children {
-            if self.wins(big, value, mover.other(), stop)? {
-                self.refuted.push(mv);
-            } else {
-                winning_move = Some(mv);
-                break;
-            }
-        }
-        Ok(Solution {
-            side_to_move_wins: winning_move.is_some(),
-            winning_move,
-            nodes: self.nodes - start_nodes,
-        })
+        children.into_iter().map(|(_, mv, big, value)| (mv, big, value)).collect()
+    }
+
+    /// Empties the table of proved sums and the distance table, keeping the groups'
+    /// classes and values (what a run of related proofs shares most).
+    pub fn forget_sums(&mut self) {
+        self.table = FxHashMap::default();
+        self.bounded = FxHashMap::default();
     }
 
     /// The length of the game with best play: the number of plies it lasts when the
