@@ -105,7 +105,9 @@ def main():
     parser.add_argument("--quick", action="store_true", help="only the boards under a minute")
     parser.add_argument("--only", nargs="+", metavar="BOARD",
                         help="boards whose name contains one of these words")
-    parser.add_argument("--agon", default="target/release/agon", help="the engine to run")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--agon", default=os.path.join(root, "target/release/agon"),
+                        help="the engine to run (default: this checkout's release build)")
     args = parser.parse_args()
     if not os.access(args.agon, os.X_OK):
         sys.exit(f"{args.agon}: no such program; build it first (cargo build --release)")
