@@ -38,6 +38,8 @@ BOARDS = [
     ("Clobber 4x7", "clobber rows=4 cols=7", [], "N", MCGS + ": 2,142 s", True),
     ("Clobber 3x10", "clobber rows=3 cols=10", ["--threads", "2", "--hash", "8192"], "P",
      MCGS + ": 14,149 s", False),
+    ("Clobber 3x11", "clobber rows=3 cols=11", ["--threads", "2", "--hash", "12288"], "N",
+     "no published value; MCGS's conjecture, 3xn is P iff n is even, predicts N", False),
     ("Clobber 5x6", "clobber rows=5 cols=6", ["--threads", "2", "--hash", "16384"], "P",
      "Grossman 2002: about 43 h; " + MCGS + ": 43,797 s", False),
     ("3,3,3 (tic-tac-toe)", "tictactoe", [], "draw", "folklore", True),
