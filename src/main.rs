@@ -93,8 +93,9 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
         /// Clobber: append every proved position two plies deep to this file, and resume
-        /// from it when it exists (a stopped run goes on where it was).
-        #[arg(long)]
+        /// from it when it exists (a stopped run goes on where it was). Not with
+        /// --distance (a split proof gives no distance).
+        #[arg(long, conflicts_with = "distance")]
         journal: Option<std::path::PathBuf>,
         /// Clobber: write the proof as a certificate to this file (a proof in one piece:
         /// not split), for a checker that shares no code with the solver.

@@ -397,6 +397,20 @@ fn cli_reports_and_refuses() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("applies to Clobber"), "{err}");
     let out = Command::new(bin)
+        .args([
+            "--game",
+            "clobber rows=3 cols=4",
+            "solve",
+            "--distance",
+            "--journal",
+            "j",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot be used with"), "{err}");
+    let out = Command::new(bin)
         .args(["--game", "tictactoe", "solve", "--certificate", "/dev/null"])
         .output()
         .unwrap();
