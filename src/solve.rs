@@ -497,6 +497,7 @@ impl GameVisitor for SolveGame<'_> {
                 }
                 Err(SplitError::OutOfMemory) => report.cut = Some(memory_cut),
                 Err(SplitError::Journal(why)) => return Err(why),
+                Err(SplitError::TooLarge) => unreachable!("size checked above"),
             }
         } else if let Some(clobber) = clobber.filter(|_| use_regions) {
             let mut solver = RegionSolver::new();

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 
 use fxhash::FxHashMap;
 
-use super::{hash_of, key_of, sum_of, Budget, SolveError, Solver};
+use super::{sum_key, sum_of, Budget, SolveError, Solver, MAX_SOLVE_SQUARES};
 use crate::cgt::ZERO;
 use crate::game::Game;
 use crate::games::clobber::{Clobber, ClobberMove};
@@ -101,6 +101,8 @@ pub enum SplitError {
     OutOfMemory,
     /// The journal could not be read or written, or belongs to another position.
     Journal(String),
+    /// The board has more than [`MAX_SOLVE_SQUARES`] squares.
+    TooLarge,
 }
 
 /// The state of a leaf, from the root's side to move's view.
@@ -165,9 +167,7 @@ struct Shared<'a> {
 
 /// The table key of a position (groups in canonical orientation, side to move).
 fn position_key(pos: &Clobber) -> u128 {
-    let mut parts = sum_of(pos);
-    parts.sort_unstable();
-    key_of(hash_of(&parts), ZERO, pos.side_to_move())
+    sum_key(&sum_of(pos), ZERO, pos.side_to_move())
 }
 
 /// `moves` in the solver's order for `pos`, one per class of equal children.
@@ -201,6 +201,9 @@ pub fn solve_split(
     options: &SplitOptions<'_>,
     stop: &AtomicBool,
 ) -> Result<SplitSolution, SplitError> {
+    if root.settings_of().squares() > MAX_SOLVE_SQUARES {
+        return Err(SplitError::TooLarge);
+    }
     let threads = options.threads.max(1);
     let mut orderer = Solver::new();
     let branches: Vec<Branch> = distinct_children(&mut orderer, root)
@@ -436,10 +439,8 @@ impl Shared<'_> {
             Err(SolveError::OutOfMemory) => {
                 state.error.get_or_insert(SplitError::OutOfMemory);
             }
-            Err(e) => {
-                state
-                    .error
-                    .get_or_insert(SplitError::Journal(format!("unexpected solver error {e:?}")));
+            Err(SolveError::TooLarge | SolveError::NotProved) => {
+                unreachable!("the board's size is checked first; no distance is sought")
             }
         }
         drop(state);
