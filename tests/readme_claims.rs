@@ -1,8 +1,8 @@
 //! What the book's engine page (docs/engine.md) and protocol.md say about the engine,
 //! checked against what it does (issue 54): which commands a search refuses, the example
-//! session, the 5x5 proof and the memory it needs through the protocol, when `solve` names a
-//! move, and that every shell line of the README and the book runs the binaries it just
-//! built.
+//! session, the engine page's m,n,k proofs and the memory they need through the
+//! protocol, when `solve` names a move, and that every shell line of the README and the
+//! book runs the binaries it just built.
 
 mod common;
 
@@ -183,15 +183,15 @@ fn the_readme_session_plays_a_legal_move_and_says_its_output_is_illustrative() {
     );
 }
 
-/// README: the empty 5x5 four-in-a-row board is proved a draw (631,794 nodes) by
-/// `agon solve`; through the protocol the default `Hash` is too little and the Hash the
-/// README names is enough.
+/// docs/engine.md: the empty 7x7 five-in-a-row board is proved a draw (with the node
+/// count it gives) by `agon solve`; through the protocol the Hash it names is too little
+/// for 7x5 four in a row and the default is enough.
 #[test]
-fn the_readme_5x5_proof_and_the_hash_it_needs() {
-    let readme = doc("docs/engine.md");
+fn the_engine_guides_mnk_proofs_and_the_hash_they_need() {
+    let guide = doc("docs/engine.md");
     let claim = between(
-        &readme,
-        "the empty 5x5 four-in-a-row board is proved a",
+        &guide,
+        "The empty 7x7 five-in-a-row board is proved a",
         "; a win",
     );
     let nodes: String = between(claim, "(", " nodes)")
@@ -199,25 +199,27 @@ fn the_readme_5x5_proof_and_the_hash_it_needs() {
         .filter(char::is_ascii_digit)
         .collect();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(["--game", "mnk m=5 n=5 k=4", "solve"])
+        .args(["--game", "mnk m=7 n=7 k=5", "solve"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("result: draw"), "{text}");
     assert!(
         text.contains(&format!("nodes: {nodes}\n")),
-        "README says {nodes} nodes: {text}"
+        "docs/engine.md says {nodes} nodes: {text}"
     );
 
-    let hash: String = between(&readme, "too\nlittle for that 5x5 proof", "is enough")
-        .split("setoption name Hash value ")
-        .nth(1)
-        .unwrap()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    let hash: String = between(
+        &guide,
+        "the `Hash` option's MiB:\n`setoption name Hash value ",
+        " is too little",
+    )
+    .chars()
+    .take_while(char::is_ascii_digit)
+    .collect();
     let mut e = EngineProcess::start();
-    e.ask("setoption name Game value mnk m=5 n=5 k=4");
+    e.ask("setoption name Game value mnk m=7 n=5 k=4");
+    e.ask(&format!("setoption name Hash value {hash}"));
     e.ask("position startpos");
     e.send("solve");
     let lines = e.until("solution", 60 * SEC);
@@ -226,14 +228,16 @@ fn the_readme_5x5_proof_and_the_hash_it_needs() {
         "{lines:?}"
     );
     assert!(
-        lines.iter().any(|l| l.contains("memory limit of 16 MiB")),
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("memory limit of {hash} MiB"))),
         "{lines:?}"
     );
-    e.ask(&format!("setoption name Hash value {hash}"));
+    e.ask("setoption name Hash value 16");
     e.send("solve");
     let lines = e.until("solution", 60 * SEC);
     assert!(
-        lines.last().unwrap().starts_with("solution draw"),
+        lines.last().unwrap().starts_with("solution win"),
         "{lines:?}"
     );
 }
