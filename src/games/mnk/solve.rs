@@ -535,6 +535,23 @@ impl Solver {
         self.prove(a, d, a_to_move, stop).is_none()
     }
 
+    /// Makes room for one more entry in the table of proved results, or with `bounded`
+    /// in the table of bounds; when the memory budget has none, stops the search as out
+    /// of memory and returns false.
+    fn room(&mut self, bounded: bool) -> bool {
+        let used = self.memory_used();
+        let room = if bounded {
+            make_room(&mut self.bounded, used, self.budget)
+        } else {
+            make_room(&mut self.table, used, self.budget)
+        };
+        if room.is_err() {
+            self.stopped = true;
+            self.out_of_memory = true;
+        }
+        room.is_ok()
+    }
+
     /// What a node needs to know of its windows.
     fn scan(&self, a: u64, d: u64, a_to_move: bool) -> Scan {
         let empty = self.full & !(a | d);
@@ -686,10 +703,7 @@ impl Solver {
         if self.stopped {
             return result;
         }
-        let used = self.memory_used();
-        if make_room(&mut self.table, used, self.budget).is_err() {
-            self.stopped = true;
-            self.out_of_memory = true;
+        if !self.room(false) {
             return result;
         }
         let stored = result.map_or(0, |zone| self.image(t, zone));
@@ -840,10 +854,7 @@ impl Solver {
         if self.stopped {
             return result;
         }
-        let used = self.memory_used();
-        if make_room(&mut self.bounded, used, self.budget).is_err() {
-            self.stopped = true;
-            self.out_of_memory = true;
+        if !self.room(true) {
             return result;
         }
         let entry = self.bounded.entry(key).or_insert((u8::MAX, 0));
