@@ -52,7 +52,8 @@ BOARDS = [
     ("5,6,4", "mnk m=5 n=6 k=4", [], "first-player win", "Uiterwijk & van den Herik (2000)", True),
     ("6,6,5", "mnk m=6 n=6 k=5", [], None, "no published value in our sources", True),
     ("7,7,5", "mnk m=7 n=7 k=5", [], "draw", HSU + ": 2.5 s", True),
-    ("8,7,5", "mnk m=8 n=7 k=5", [], None, "no published value in our sources", False),
+    ("8,7,5", "mnk m=8 n=7 k=5", [], None, "no published value in our sources", True),
+    ("8,8,5", "mnk m=8 n=8 k=5", ["--hash", "8192"], "draw", HSU + ": 17.4 h", False),
 ]
 
 MOVER_WINS = {"Clobber": "N", "mnk": "first-player win"}

@@ -184,8 +184,8 @@ fn the_readme_session_plays_a_legal_move_and_says_its_output_is_illustrative() {
 }
 
 /// docs/engine.md: the empty 7x7 five-in-a-row board is proved a draw (with the node
-/// count it gives) by `agon solve`; through the protocol the Hash it names is too little
-/// for 7x5 four in a row and the default is enough.
+/// count it gives) by `agon solve`; through the protocol the Hash it names proves 7x5
+/// four in a row but is too little for its distance, and the default is enough for both.
 #[test]
 fn the_engine_guides_mnk_proofs_and_the_hash_they_need() {
     let guide = doc("docs/engine.md");
@@ -212,7 +212,7 @@ fn the_engine_guides_mnk_proofs_and_the_hash_they_need() {
     let hash: String = between(
         &guide,
         "the `Hash` option's MiB:\n`setoption name Hash value ",
-        " is too little",
+        " proves the 7x5",
     )
     .chars()
     .take_while(char::is_ascii_digit)
@@ -223,21 +223,22 @@ fn the_engine_guides_mnk_proofs_and_the_hash_they_need() {
     e.ask("position startpos");
     e.send("solve");
     let lines = e.until("solution", 60 * SEC);
+    let last = lines.last().unwrap();
     assert!(
-        lines.last().unwrap().starts_with("solution unknown"),
+        last.starts_with("solution win ") && !last.contains(" plies "),
         "{lines:?}"
     );
     assert!(
-        lines
-            .iter()
-            .any(|l| l.contains(&format!("memory limit of {hash} MiB"))),
+        lines.iter().any(|l| l.contains(&format!(
+            "memory limit of {hash} MiB reached (the Hash option) before the distance"
+        ))),
         "{lines:?}"
     );
     e.ask("setoption name Hash value 16");
     e.send("solve");
     let lines = e.until("solution", 60 * SEC);
     assert!(
-        lines.last().unwrap().starts_with("solution win"),
+        lines.last().unwrap().starts_with("solution win plies "),
         "{lines:?}"
     );
 }

@@ -98,7 +98,7 @@ pub struct Solver {
     /// Proved results: (attacker stones, defender stones, attacker to move) in canonical
     /// orientation → whether the attacker wins, and when it does not, the relevance zone
     /// of the defender's proof (in the same orientation; see [`Solver::prove`]).
-    table: FxHashMap<(u64, u64, bool), (bool, u64)>,
+    table: FxHashMap<(u64, u64, bool), Proved>,
     /// Bounds proved with a budget, same keys: (the smallest budget known to win, the
     /// largest budget known not to; `u8::MAX` and 0 when unknown).
     bounded: FxHashMap<(u64, u64, bool), (u8, u8)>,
@@ -113,8 +113,17 @@ pub struct Solver {
     deadline: Option<Instant>,
     /// The node count at which the current solve stops.
     node_limit: u64,
-    /// Steps of the pairing search (see [`Solver::pairing`]).
+    /// The pairing search and its scratch space.
+    pairs: super::pairing::Pairing,
+    /// Steps of the pairing search (see [`Solver::pairing`]), and the searches.
     pairing_steps: u64,
+    pairing_searches: u64,
+    /// Nodes of [`Solver::prove`] open on the stack, and when the solver was made: for
+    /// the progress log.
+    depth: u32,
+    started: Instant,
+    /// Times the table of proved results was full and dropped its cheaper half.
+    evictions: u64,
     /// Positions proved held by a pairing strategy.
     pairings: u64,
     /// Attacker moves left unsearched because they lie outside a relevance zone.
@@ -200,7 +209,12 @@ impl Solver {
             budget: Budget::MAX,
             deadline: None,
             node_limit: u64::MAX,
+            pairs: super::pairing::Pairing::new(&g.windows, &g.ends, s.k, super::OFF_BOARD),
             pairing_steps: 0,
+            pairing_searches: 0,
+            evictions: 0,
+            depth: 0,
+            started: Instant::now(),
             pairings: 0,
             pruned: 0,
             paired_already: false,
@@ -258,7 +272,7 @@ impl Solver {
 
     /// About the bytes the tables hold.
     pub fn memory_used(&self) -> usize {
-        map_bytes(&self.table) + map_bytes(&self.bounded)
+        map_bytes(&self.table) + map_bytes(&self.bounded) + self.pairs.memory_used()
     }
 
     /// Why the search was cut.
@@ -290,6 +304,11 @@ impl Solver {
         if self.stopped {
             return Err(self.cut());
         }
+        log::debug!(
+            "threat solver: the side to move {} after {} nodes",
+            if root_wins { "wins" } else { "cannot win" },
+            self.nodes
+        );
         let mut winning_move = None;
         if root_wins {
             for c in self.moves(mine, theirs, true) {
@@ -314,12 +333,14 @@ impl Solver {
             return Err(self.cut());
         }
         log::debug!(
-            "threat solver: {} nodes, {} held by pairings ({} pairing steps), {} attacker moves outside zones, {} positions stored",
+            "threat solver: {} nodes, {} held by pairings ({} pairing searches, {} steps), {} attacker moves outside zones, {} positions stored, the table emptied by half {} times",
             self.nodes,
             self.pairings,
+            self.pairing_searches,
             self.pairing_steps,
             self.pruned,
-            self.table.len()
+            self.table.len(),
+            self.evictions
         );
         Ok(Solution {
             value,
@@ -492,40 +513,12 @@ impl Solver {
         zone
     }
 
-    /// A pairing strategy of the defender, with the attacker to move: disjoint pairs of
-    /// empty squares such that every window free of defender stones holds a whole pair.
-    /// Answering each attacker stone on a pair with the other square of the pair (and any
-    /// other stone anywhere), the defender leaves a stone in every such window, so the
-    /// attacker never completes one (Hales and Jewett, 1963; Beck, 2008, chapter 1).
-    /// Returns the paired squares, or `None` when the search finds none within `steps`
-    /// (it is not exhaustive beyond them).
+    /// A pairing strategy of the defender (see [`super::pairing`]): the paired squares, or
+    /// `None` when the search finds none within `steps`.
     fn pairing(&mut self, d: u64, empty: u64, steps: u32) -> Option<u64> {
-        let mut search = Pairs {
-            free: [0; MAX_PAIRED_WINDOWS],
-            of_square: [[0; 4]; 64],
-            steps,
-        };
-        let mut open: WindowSet = [0; 4];
-        let mut n = 0;
-        for &w in &self.windows {
-            if w & d == 0 {
-                let free = w & empty;
-                if free.count_ones() < 2 {
-                    return None;
-                }
-                if n == MAX_PAIRED_WINDOWS {
-                    return None;
-                }
-                search.free[n] = free;
-                open[n / 64] |= 1 << (n % 64);
-                for c in bits(free) {
-                    search.of_square[c as usize][n / 64] |= 1 << (n % 64);
-                }
-                n += 1;
-            }
-        }
-        let found = search.pair_up(open, 0);
-        self.pairing_steps += u64::from(steps - search.steps);
+        let (found, taken) = self.pairs.find(d, empty, steps);
+        self.pairing_steps += u64::from(taken);
+        self.pairing_searches += 1;
         found
     }
 
@@ -536,20 +529,47 @@ impl Solver {
     }
 
     /// Makes room for one more entry in the table of proved results, or with `bounded`
-    /// in the table of bounds; when the memory budget has none, stops the search as out
-    /// of memory and returns false.
+    /// in the table of bounds. When the memory budget has none, the table of proved
+    /// results drops its cheaper half ([`Solver::evict`]); the table of bounds stops the
+    /// search as out of memory and returns false.
     fn room(&mut self, bounded: bool) -> bool {
         let used = self.memory_used();
         let room = if bounded {
             make_room(&mut self.bounded, used, self.budget)
         } else {
-            make_room(&mut self.table, used, self.budget)
+            make_room(&mut self.table, used, self.budget).or_else(|full| {
+                self.evict();
+                if self.table.len() < self.table.capacity() {
+                    Ok(())
+                } else {
+                    Err(full)
+                }
+            })
         };
         if room.is_err() {
             self.stopped = true;
             self.out_of_memory = true;
         }
         room.is_ok()
+    }
+
+    /// Drops about half of the proved results, those that took the fewest nodes to prove
+    /// (the cheapest to prove again). Only proved results are stored, so dropping any of
+    /// them costs time, never correctness.
+    fn evict(&mut self) {
+        let mut sample: Vec<u32> = self.table.values().take(EVICTION_SAMPLE).map(|p| p.work).collect();
+        if sample.is_empty() {
+            return;
+        }
+        let middle = sample.len() / 2;
+        let (_, &mut median, _) = sample.select_nth_unstable(middle);
+        let before = self.table.len();
+        self.table.retain(|_, p| p.work > median);
+        self.evictions += 1;
+        log::debug!(
+            "threat solver: table full at {before} positions, {} kept (more than {median} nodes each)",
+            self.table.len()
+        );
     }
 
     /// What a node needs to know of its windows.
@@ -663,13 +683,15 @@ impl Solver {
         }
         let (ca, cd, t) = self.canonical(a, d);
         let key = (ca, cd, a_to_move);
-        if let Some(&(win, zone)) = self.table.get(&key) {
+        if let Some(&Proved { win, zone, .. }) = self.table.get(&key) {
             return if win {
                 None
             } else {
                 Some(self.image(self.inverse[t], zone))
             };
         }
+        let nodes_before = self.nodes;
+        self.depth += 1;
         let result = if a_to_move {
             self.attacker_node(a, d, live, d_threats, paired_already, stop)
         } else {
@@ -700,14 +722,30 @@ impl Solver {
             }
             held
         };
+        self.depth -= 1;
         if self.stopped {
             return result;
+        }
+        if self.depth < PROGRESS_DEPTH {
+            log::info!(
+                "threat solver: {} at depth {} ({} stones) proved {} in {} nodes; {} nodes in all, {} positions stored, {:.1} s",
+                if a_to_move { "attacker to move" } else { "defender to move" },
+                self.depth,
+                (a | d).count_ones(),
+                if result.is_none() { "won" } else { "held" },
+                self.nodes - nodes_before,
+                self.nodes,
+                self.table.len(),
+                self.started.elapsed().as_secs_f64()
+            );
         }
         if !self.room(false) {
             return result;
         }
-        let stored = result.map_or(0, |zone| self.image(t, zone));
-        self.table.insert(key, (result.is_none(), stored));
+        let zone = result.map_or(0, |zone| self.image(t, zone));
+        let work = u32::try_from(self.nodes - nodes_before).unwrap_or(u32::MAX);
+        let win = result.is_none();
+        self.table.insert(key, Proved { win, work, zone });
         result
     }
 
@@ -828,7 +866,7 @@ impl Solver {
         }
         let (ca, cd, _) = self.canonical(a, d);
         let key = (ca, cd, a_to_move);
-        if let Some(&(false, _)) = self.table.get(&key) {
+        if let Some(Proved { win: false, .. }) = self.table.get(&key) {
             // No win at all, so none within the budget.
             return false;
         }
@@ -1043,13 +1081,33 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
     }
 }
 
-/// Steps a pairing search may take before it gives up, and the defender's replies (in
-/// the search's order) whose pairing strategies are looked for before any of them is
-/// searched. Measured on the empty 7,7,5 and 8,6,5 boards (both draws): 256 steps and
-/// 8 replies, 364 ms and 1.26 s; 64 steps, 404 ms and 1.66 s; 256 steps and every
-/// reply, 635 ms and 2.59 s (fewer nodes, but a node where no reply pairs tries all).
-const PAIRING_STEPS: u32 = 256;
-const PAIRED_REPLIES: usize = 8;
+/// Steps a pairing search may take before it gives up (a step: one cover tried where a
+/// unit has a choice, see [`super::pairing`]), and the defender's replies (in the
+/// search's order) whose pairing strategies are looked for before any of them is
+/// searched. Measured on the empty 8,7,5 board (a draw), in seconds (nodes): 32 steps
+/// and 16 replies, 11.8 (459,795); 16 and 16, 12.2 (551,638); 64 and 16, 14.4; 256 and
+/// 16, 43 (368,706, beside another run); 32 and 8, 19.2 (824,555); 64 and 4, 34.5; 256
+/// steps and every reply, 55 (354,423, beside another run).
+const PAIRING_STEPS: u32 = 32;
+const PAIRED_REPLIES: usize = 16;
+
+/// Nodes this close to the root log their result at level info (`RUST_LOG=info`).
+const PROGRESS_DEPTH: u32 = 3;
+
+/// Entries of the table of proved results read to choose which to drop when it is full.
+const EVICTION_SAMPLE: usize = 4096;
+
+/// A proved result of the table.
+#[derive(Clone, Copy)]
+struct Proved {
+    /// Whether the attacker wins.
+    win: bool,
+    /// Nodes its proof took (at most `u32::MAX`): what dropping it would cost.
+    work: u32,
+    /// When the attacker does not win, the relevance zone of the defender's proof (see
+    /// [`Solver::prove`]), in the table's orientation.
+    zone: u64,
+}
 
 /// A node's windows, read once ([`Solver::scan`]).
 struct Scan {
@@ -1065,78 +1123,6 @@ struct Scan {
     /// The fewest stones the attacker lacks in a window free of defender stones
     /// (`u32::MAX` when there is none).
     min_need: u32,
-}
-
-/// The most windows a pairing search takes (every board of up to 64 squares has fewer).
-const MAX_PAIRED_WINDOWS: usize = 256;
-
-/// A set of windows of a pairing search, by their index there.
-type WindowSet = [u64; 4];
-
-/// The pairing search's position: the empty squares of each window free of defender
-/// stones, and the windows through each square.
-struct Pairs {
-    free: [u64; MAX_PAIRED_WINDOWS],
-    of_square: [WindowSet; 64],
-    /// Steps left.
-    steps: u32,
-}
-
-impl Pairs {
-    /// Disjoint pairs of squares outside `used`, one inside each window of `open`: the
-    /// squares of all pairs, `used` included, or `None`. Each step takes the window with
-    /// the fewest squares left and tries its pairs (of its first 8 squares left), those
-    /// inside the most other windows of `open` first.
-    fn pair_up(&mut self, open: WindowSet, used: u64) -> Option<u64> {
-        let mut tightest = None;
-        let mut fewest = u32::MAX;
-        for (word, &bits_of) in open.iter().enumerate() {
-            for i in bits(bits_of) {
-                let w = word * 64 + i as usize;
-                let left = (self.free[w] & !used).count_ones();
-                if left < fewest {
-                    fewest = left;
-                    tightest = Some(w);
-                }
-            }
-        }
-        let Some(tightest) = tightest else {
-            return Some(used);
-        };
-        if fewest < 2 || self.steps == 0 {
-            return None;
-        }
-        self.steps -= 1;
-        let mut free = [0usize; 8];
-        let mut count = 0;
-        for c in bits(self.free[tightest] & !used).take(8) {
-            free[count] = c as usize;
-            count += 1;
-        }
-        // (windows served, pair, the windows), at most 28.
-        let mut pairs = [(0u32, 0u64, [0u64; 4]); 28];
-        let mut len = 0;
-        for i in 0..count {
-            for &y in &free[i + 1..count] {
-                let (x_in, y_in) = (&self.of_square[free[i]], &self.of_square[y]);
-                let served: WindowSet = std::array::from_fn(|k| x_in[k] & y_in[k] & open[k]);
-                let size = served.iter().map(|s| s.count_ones()).sum();
-                pairs[len] = (size, 1u64 << free[i] | 1u64 << y, served);
-                len += 1;
-            }
-        }
-        pairs[..len].sort_unstable_by(|p, q| q.0.cmp(&p.0).then(p.1.cmp(&q.1)));
-        for &(_, pair, served) in &pairs[..len] {
-            let rest: WindowSet = std::array::from_fn(|k| open[k] & !served[k]);
-            if let Some(all) = self.pair_up(rest, used | pair) {
-                return Some(all);
-            }
-            if self.steps == 0 {
-                return None;
-            }
-        }
-        None
-    }
 }
 
 /// Squares in the order a node searches them, without a heap allocation: each key is
