@@ -478,3 +478,52 @@ fn the_readme_table_of_solved_boards_is_what_agon_solve_says() {
     }
     assert!(rerun >= 8, "{rerun}");
 }
+
+/// README: the table of MCGS's 6x6 Clobber positions. `scripts/mcgs-6x6.py` solves two of
+/// the quick ones again: it exits 0 (every value agrees with MCGS's, an independent
+/// solver) and prints for each the README's value, winning move and node count.
+#[test]
+fn the_readme_rows_of_mcgs_6x6_positions_are_what_the_script_says() {
+    let readme = doc("README.md");
+    let table = between(&readme, "| MCGS game |", "\n\n");
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts/mcgs-6x6.py"))
+        .args([
+            "--only", "3", "6", "--time", "300", "--hash", "4096", "--agon",
+        ])
+        .arg(env!("CARGO_BIN_EXE_agon"))
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .expect("python3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every column but the time.
+    let columns = |line: &str| -> Vec<String> {
+        let cells: Vec<String> = line.split('|').map(|c| c.trim().to_string()).collect();
+        cells[1..cells.len() - 2].to_vec()
+    };
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| 3 ") || l.starts_with("| 6 "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        let game = row.split('|').nth(1).unwrap().trim();
+        let readme_row = table
+            .lines()
+            .find(|l| l.split('|').nth(1).is_some_and(|c| c.trim() == game))
+            .unwrap_or_else(|| panic!("no row for game {game} in the README"));
+        assert_eq!(columns(row), columns(readme_row), "game {game}");
+        assert!(
+            row.contains("| win for the side to move |"),
+            "MCGS: a win: {row}"
+        );
+    }
+}
