@@ -77,9 +77,13 @@ def main():
         wall = time.monotonic() - started
         if out.returncode != 0:
             sys.exit(f"mcgs-6x6: game {game}: agon failed: {out.stderr.strip()}")
-        result = re.search(r"^result: (.*)$", out.stdout, re.M).group(1)
-        nodes = re.search(r"^nodes: (\d+)$", out.stdout, re.M).group(1)
+        result = re.search(r"^result: (.*)$", out.stdout, re.M)
+        nodes = re.search(r"^nodes: (\d+)$", out.stdout, re.M)
         best = re.search(r"^best move: (\S+)$", out.stdout, re.M)
+        if not result or not nodes:
+            sys.exit(f"mcgs-6x6: game {game}: agon printed no result or node count:\n"
+                     f"{out.stdout}{out.stderr}")
+        result, nodes = result.group(1), nodes.group(1)
         ours = ("win" if result.startswith("win") else "loss" if result.startswith("loss")
                 else "unknown")
         theirs = f"{value} ({mcgs_time})" if value else f"unsolved ({mcgs_time})"
