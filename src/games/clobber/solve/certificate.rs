@@ -1,43 +1,53 @@
 //! Certificates: a proof of a Clobber result that a program sharing no code with the
 //! solver can check.
 //!
-//! A certificate is a text file of *records*, one per line, each a claim about a sum of
-//! groups and its justification:
+//! A certificate is a text file. Its first line is `small <S>`: sums are read with every
+//! group of at most `S` stones replaced by its canonical value (what the solver does;
+//! any `S` is sound, it only changes how records are matched). Then come *game lines*,
+//! which name games by their options, and *records*, each a claim about a sum with its
+//! justification:
 //!
 //! ```text
+//! g <n> <left options>|<right options>
 //! <id> <W|L> <w|b> <sum> <justification>
 //! ```
 //!
+//! - a game line defines game `n` as `{ left | right }`, the options being games defined
+//!   on earlier lines, by number, `,` between them (`g 0 |` is 0, `g 1 0|0` is `*`);
 //! - `W` or `L`: the side to move (`w`, White, Left, the first player; or `b`) wins or
 //!   loses the sum when it moves first;
-//! - `<sum>`: the groups, `+` between them (`0` for none), each as its rows from the
-//!   first, `/` between rows, `w`, `b` and `.` for the squares;
-//! - justifications, each naming other records by id:
-//!   - `end`: the side to move has no move (a loss);
-//!   - `move C`: a win, by a move to the sum of record `C`, a loss for the opponent;
+//! - `<sum>`: its terms, `+` between them (`0` for none): groups, each as its rows from
+//!   the first, `/` between rows, `w`, `b` and `.` for the squares; and games, `g<n>`;
+//! - justifications, each naming earlier records by id:
+//!   - `value`: the sum has no group of more than `S` stones, and the outcome of its
+//!     value (the sum of the groups' canonical values and the games) with this side to
+//!     move first is the claim;
+//!   - `move C`: a win, by a move to the sum of record `C`, a loss for the opponent (a
+//!     move in a group, or to an option of the canonical value of the small terms);
 //!   - `all C1 C2 ...`: a loss, every move leading to one of these records, each a win
 //!     for the opponent;
 //!   - `cancel C`: the sum is record `C`'s plus a group and its colour-swapped copy, whose
 //!     sum is 0 (G + (-G) = 0), so the claim is `C`'s;
 //!   - `drop C P1 P2`: the sum is `C`'s plus a group G that the side to move loses whoever
 //!     moves first (records `P1`, White to move, and `P2`, Black to move): G = 0;
-//!   - `positive G1 H1 G2 H2 ...`: every group is a win for White whoever moves first
-//!     (for each group, `Gi` White to move wins it, `Hi` Black to move loses it), so the
-//!     sum is too (a sum of positive games is positive); `negative ...` the same for
-//!     Black.
+//!   - `positive G1 H1 G2 H2 ...`: every large group is a win for White whoever moves
+//!     first (for each, `Gi` White to move wins it, `Hi` Black to move loses it) and the
+//!     value of the small terms is at least 0, so the sum is positive; `negative ...` the
+//!     same for Black.
 //!
-//! The first line is `root <id>`, the record of the position proved. The facts of
+//! The last line is `root <id>`, the record of the position proved. The facts of
 //! combinatorial game theory used are in Siegel, *Combinatorial Game Theory* (AMS 2013),
-//! ch. II.1. The checker (`tests/clobber_certificate.rs`) reads the groups, plays the
-//! moves and cuts the groups apart with its own code.
+//! ch. II: equal games may replace each other in a sum, canonical forms are unique, and
+//! the three above. The checker (`tests/clobber_certificate.rs`) reads the groups, plays
+//! the moves, cuts the groups apart and computes canonical values with its own code.
 //!
-//! The solver (with its values of small groups, which the certificate does not use) is
-//! the oracle that picks the winning moves; the records go down to positions with no move.
+//! The solver is the oracle that picks the winning moves; the records mirror its search
+//! over large groups and the value of the small ones, and end at sums of small groups.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use fxhash::FxHashMap;
+use fxhash::{FxHashMap, FxHashSet};
 
 use super::*;
 
@@ -46,7 +56,7 @@ use super::*;
 pub struct CertificateStats {
     /// Whether the side to move wins.
     pub side_to_move_wins: bool,
-    /// Records written.
+    /// Records written (game lines not counted).
     pub records: u64,
     /// Bytes written.
     pub bytes: u64,
@@ -81,6 +91,8 @@ struct Writer<'a> {
     stop: &'a AtomicBool,
     /// (sum key, claim) -> record id.
     ids: FxHashMap<(u128, bool), u64>,
+    /// Games whose line is written.
+    defined: FxHashSet<GameId>,
     records: u64,
     bytes: u64,
 }
@@ -99,19 +111,22 @@ impl Solver {
         if pos.settings_of().squares() > MAX_SOLVE_SQUARES {
             return Err(SolveError::TooLarge.into());
         }
-        let mut groups = sum_of(pos);
-        groups.sort_unstable();
+        let (mut big, value) = self.fold(sum_of(pos), ZERO);
+        big.sort_unstable();
         let mover = pos.side_to_move();
-        let wins = self.sum_wins(&groups, mover, stop)?;
+        let wins = self.wins(big.clone(), value, mover, stop)?;
+        let small = self.small;
         let mut writer = Writer {
             solver: self,
             out,
             stop,
             ids: FxHashMap::default(),
+            defined: FxHashSet::default(),
             records: 0,
             bytes: 0,
         };
-        let root = writer.prove(&groups, mover, wins)?;
+        writer.line(&format!("small {small}"))?;
+        let root = writer.prove(&big, value, mover, wins)?;
         writer.line(&format!("root {root}"))?;
         Ok(CertificateStats {
             side_to_move_wins: wins,
@@ -120,15 +135,19 @@ impl Solver {
         })
     }
 
-    /// Whether `mover` wins the sum of `groups`.
-    fn sum_wins(
-        &mut self,
-        groups: &[Region],
-        mover: Side,
-        stop: &AtomicBool,
-    ) -> Result<bool, SolveError> {
-        let (big, value) = self.fold(groups.to_vec(), ZERO);
-        self.wins(big, value, mover, stop)
+    /// Whether `mover` moving first wins the game `value` alone.
+    fn value_wins(&mut self, value: GameId, mover: Side) -> bool {
+        match mover {
+            Side::First => self.games.left_first_wins(value),
+            Side::Second => self.games.right_first_wins(value),
+        }
+    }
+
+    /// Whether `value` is at least 0 (`positive`) or at most 0: the other side moving
+    /// first loses it (Siegel II.1).
+    fn value_signed(&mut self, value: GameId, positive: bool) -> bool {
+        let other = if positive { Side::Second } else { Side::First };
+        !self.value_wins(value, other)
     }
 }
 
@@ -153,11 +172,17 @@ fn group_text(g: Region) -> String {
     s
 }
 
-fn sum_text(groups: &[Region]) -> String {
-    if groups.is_empty() {
-        return "0".to_string();
+/// The large groups and the value of the small ones, as a certificate's sum.
+fn sum_text(groups: &[Region], value: GameId) -> String {
+    let mut terms: Vec<String> = groups.iter().map(|&g| group_text(g)).collect();
+    if value != ZERO {
+        terms.push(format!("g{value}"));
     }
-    groups.iter().map(|&g| group_text(g)).collect::<Vec<_>>().join("+")
+    if terms.is_empty() {
+        "0".to_string()
+    } else {
+        terms.join("+")
+    }
 }
 
 fn side_letter(side: Side) -> char {
@@ -177,6 +202,10 @@ fn without(groups: &[Region], skip: &[usize]) -> Vec<Region> {
         .collect()
 }
 
+fn joined(ids: &[u64]) -> String {
+    ids.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
 impl Writer<'_> {
     fn line(&mut self, text: &str) -> std::io::Result<()> {
         writeln!(self.out, "{text}")?;
@@ -184,26 +213,44 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Writes the record of the claim "`mover` wins (`wins`) or loses the sum of `groups`
-    /// (sorted)" after the records it rests on; returns its id.
+    /// Writes the game line of `g`, after those of its options, unless written.
+    fn define(&mut self, g: GameId) -> std::io::Result<()> {
+        if self.defined.contains(&g) {
+            return Ok(());
+        }
+        let left = self.solver.games.left_options(g).to_vec();
+        let right = self.solver.games.right_options(g).to_vec();
+        for &o in left.iter().chain(&right) {
+            self.define(o)?;
+        }
+        let list = |v: &[GameId]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        self.line(&format!("g {g} {}|{}", list(&left), list(&right)))?;
+        self.defined.insert(g);
+        Ok(())
+    }
+
+    /// Writes the record of the claim "`mover` wins (`wins`) or loses the sum of the
+    /// large `groups` (sorted) and `value`" after the records it rests on; returns its id.
     fn prove(
         &mut self,
         groups: &[Region],
+        value: GameId,
         mover: Side,
         wins: bool,
     ) -> Result<u64, CertificateError> {
-        let key = sum_key(groups, ZERO, mover);
+        let key = sum_key(groups, value, mover);
         if let Some(&id) = self.ids.get(&(key, wins)) {
             return Ok(id);
         }
-        let justification = self.justify(groups, mover, wins)?;
+        let justification = self.justify(groups, value, mover, wins)?;
+        self.define(value)?;
         let id = self.records;
         self.records += 1;
         let claim = if wins { 'W' } else { 'L' };
         let text = format!(
             "{id} {claim} {} {} {justification}",
             side_letter(mover),
-            sum_text(groups)
+            sum_text(groups, value)
         );
         self.line(&text)?;
         self.ids.insert((key, wins), id);
@@ -217,62 +264,28 @@ impl Writer<'_> {
     fn justify(
         &mut self,
         groups: &[Region],
+        value: GameId,
         mover: Side,
         wins: bool,
     ) -> Result<String, CertificateError> {
         if groups.is_empty() {
-            return if wins {
-                Err(CertificateError::Inconsistent("a win claimed where there is no move"))
+            return if self.solver.value_wins(value, mover) == wins {
+                Ok("value".to_string())
             } else {
-                Ok("end".to_string())
+                Err(CertificateError::Inconsistent("a value claimed with the wrong outcome"))
             };
         }
         if groups.len() > 1 {
-            // A group and its negative.
-            for i in 0..groups.len() {
-                let neg = groups[i].negative();
-                if let Some(j) = (0..groups.len()).find(|&j| j != i && groups[j] == neg) {
-                    let c = self.prove(&without(groups, &[i, j]), mover, wins)?;
-                    return Ok(format!("cancel {c}"));
-                }
-            }
-            // A group that is 0.
-            for (i, &g) in groups.iter().enumerate() {
-                if self.class(g)? == Class::P {
-                    let c = self.prove(&without(groups, &[i]), mover, wins)?;
-                    let p1 = self.prove(&[g], Side::First, false)?;
-                    let p2 = self.prove(&[g], Side::Second, false)?;
-                    return Ok(format!("drop {c} {p1} {p2}"));
-                }
-            }
-            // All positive, or all negative.
-            let mut classes = Vec::with_capacity(groups.len());
-            for &g in groups {
-                classes.push(self.class(g)?);
-            }
-            for (class, owner, word) in [
-                (Class::L, Side::First, "positive"),
-                (Class::R, Side::Second, "negative"),
-            ] {
-                if classes.iter().all(|&c| c == class) {
-                    if wins != (mover == owner) {
-                        return Err(CertificateError::Inconsistent("a sum of one sign"));
-                    }
-                    let mut ids = Vec::new();
-                    for &g in groups {
-                        ids.push(self.prove(&[g], owner, true)?);
-                        ids.push(self.prove(&[g], owner.other(), false)?);
-                    }
-                    let ids: Vec<String> = ids.iter().map(u64::to_string).collect();
-                    return Ok(format!("{word} {}", ids.join(" ")));
-                }
+            if let Some(justification) = self.simplify(groups, value, mover, wins)? {
+                return Ok(justification);
             }
         }
-        // A move: every child, as the solver sees it.
+        // A move: every child, as the solver sees it (moves in the large groups, then to
+        // the options of the value).
         let other = mover.other();
         let mut moves = Vec::new();
         let mut parts = Vec::new();
-        let mut children = Vec::new();
+        let mut children: Vec<(Vec<Region>, GameId)> = Vec::new();
         for (i, &g) in groups.iter().enumerate() {
             moves.clear();
             local_moves(g, mover, &mut moves);
@@ -280,27 +293,103 @@ impl Writer<'_> {
                 parts.clear();
                 play_local(g, mover, mv, &mut parts);
                 let mut child = without(groups, &[i]);
-                child.extend_from_slice(&parts);
+                let child_value = self.solver.fold_into(&parts, value, &mut child);
                 child.sort_unstable();
-                children.push(child);
+                children.push((child, child_value));
             }
         }
+        let options = match mover {
+            Side::First => self.solver.games.left_options(value).to_vec(),
+            Side::Second => self.solver.games.right_options(value).to_vec(),
+        };
+        children.extend(options.into_iter().map(|o| (groups.to_vec(), o)));
         if wins {
-            // The child with the fewest stones that the opponent loses.
-            children.sort_by_key(|c| c.iter().map(|g| g.stones()).sum::<u32>());
-            for child in &children {
-                if !self.solver.sum_wins(child, other, self.stop)? {
-                    let c = self.prove(child, other, false)?;
-                    return Ok(format!("move {c}"));
+            // A child the table already knows lost for the opponent (no new search),
+            // the one with the fewest stones; else the first the solver proves lost.
+            let stones = |c: &(Vec<Region>, GameId)| c.0.iter().map(|g| g.stones()).sum::<u32>();
+            children.sort_by_key(stones);
+            let known = children.iter().position(|(big, v)| {
+                if big.is_empty() {
+                    !self.solver.value_wins(*v, other)
+                } else {
+                    self.solver.table.get(&sum_key(big, *v, other)) == Some(&false)
                 }
-            }
-            return Err(CertificateError::Inconsistent("a win with no move to a loss"));
+            });
+            let found = match known {
+                Some(i) => Some(i),
+                None => {
+                    let mut found = None;
+                    for (i, (big, v)) in children.iter().enumerate() {
+                        if !self.solver.wins(big.clone(), *v, other, self.stop)? {
+                            found = Some(i);
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            let Some(i) = found else {
+                return Err(CertificateError::Inconsistent("a win with no move to a loss"));
+            };
+            let (big, v) = children.swap_remove(i);
+            let c = self.prove(&big, v, other, false)?;
+            return Ok(format!("move {c}"));
         }
         let mut ids = Vec::with_capacity(children.len());
-        for child in &children {
-            ids.push(self.prove(child, other, true)?.to_string());
+        for (big, v) in &children {
+            ids.push(self.prove(big, *v, other, true)?);
         }
+        ids.sort_unstable();
         ids.dedup();
-        Ok(format!("all {}", ids.join(" ")))
+        Ok(format!("all {}", joined(&ids)))
+    }
+
+    /// The shortcuts of a sum of two or more large groups (as [`Solver::wins_sum`] takes
+    /// them): a group and its negative, a group that is 0, groups all of one sign.
+    fn simplify(
+        &mut self,
+        groups: &[Region],
+        value: GameId,
+        mover: Side,
+        wins: bool,
+    ) -> Result<Option<String>, CertificateError> {
+        for i in 0..groups.len() {
+            let neg = groups[i].negative();
+            if let Some(j) = (0..groups.len()).find(|&j| j != i && groups[j] == neg) {
+                let c = self.prove(&without(groups, &[i, j]), value, mover, wins)?;
+                return Ok(Some(format!("cancel {c}")));
+            }
+        }
+        for (i, &g) in groups.iter().enumerate() {
+            if self.class(g)? == Class::P {
+                let c = self.prove(&without(groups, &[i]), value, mover, wins)?;
+                let p1 = self.prove(&[g], ZERO, Side::First, false)?;
+                let p2 = self.prove(&[g], ZERO, Side::Second, false)?;
+                return Ok(Some(format!("drop {c} {p1} {p2}")));
+            }
+        }
+        let mut classes = Vec::with_capacity(groups.len());
+        for &g in groups {
+            classes.push(self.class(g)?);
+        }
+        for (class, owner, word) in [
+            (Class::L, Side::First, "positive"),
+            (Class::R, Side::Second, "negative"),
+        ] {
+            if classes.iter().all(|&c| c == class)
+                && self.solver.value_signed(value, owner == Side::First)
+            {
+                if wins != (mover == owner) {
+                    return Err(CertificateError::Inconsistent("a sum of one sign"));
+                }
+                let mut ids = Vec::new();
+                for &g in groups {
+                    ids.push(self.prove(&[g], ZERO, owner, true)?);
+                    ids.push(self.prove(&[g], ZERO, owner.other(), false)?);
+                }
+                return Ok(Some(format!("{word} {}", joined(&ids))));
+            }
+        }
+        Ok(None)
     }
 }
