@@ -73,7 +73,7 @@ enum Cmd {
     /// Prove the value of the position (`--game`, `--position`): win, loss or draw for the
     /// side to move, with the distance in plies when the method gives it.
     Solve {
-        /// auto (regions for Clobber and threats for m,n,k up to 64 squares, else search),
+        /// auto (regions for Clobber and threats for m,n,k up to 128 squares, else search),
         /// search, regions or threats.
         #[arg(long, default_value = "auto")]
         method: String,

@@ -7,7 +7,7 @@
 //! - `regions`, for Clobber boards of up to 64 squares: the combinatorial-game solver of
 //!   [`crate::games::clobber::solve`], far faster, proving who wins; the distance, when
 //!   asked for (`distance`), by a second and much slower search over the same groups.
-//! - `threats`, for m,n,k boards of up to 64 squares: the proof search of
+//! - `threats`, for m,n,k boards of up to 128 squares: the proof search of
 //!   [`crate::games::mnk::solve`] (threats, forced blocks, dead squares, symmetry), proving
 //!   win, loss or draw, then the distance of a win or a loss by the same search with a
 //!   budget of moves.
@@ -32,6 +32,7 @@ use crate::games::clobber::solve::{
     MAX_SOLVE_SQUARES,
 };
 use crate::games::clobber::Clobber;
+use crate::games::mnk::bits::Bits;
 use crate::games::mnk::solve::{
     SolveError as MnkSolveError, Solver as ThreatSolver, Value as MnkValue,
     MAX_SQUARES as MAX_THREAT_SQUARES,
@@ -50,7 +51,7 @@ pub enum Method {
     /// Clobber's sum-of-regions solver (Clobber up to 64 squares; distances only when
     /// asked for, by a slower second search).
     Regions,
-    /// The m,n,k threat solver (boards up to 64 squares; distances by a second proof
+    /// The m,n,k threat solver (boards up to 128 squares; distances by a second proof
     /// with a budget of moves).
     Threats,
 }
@@ -390,35 +391,11 @@ impl GameVisitor for SolveGame<'_> {
             mib: self.memory_mib,
         };
         if let Some(mnk) = mnk.filter(|p| use_threats && p.outcome().is_none()) {
-            let mut solver = ThreatSolver::new(mnk).expect("size checked above");
-            solver.set_memory_limit(budget);
-            match solver.solve_with_distance(mnk, &self.stop) {
-                Ok(solution) => {
-                    report.cut = solution.cut.map(|c| match c {
-                        MnkSolveError::OutOfMemory => memory_cut,
-                        _ => Cut::Stopped,
-                    });
-                    report.verdict = Some(match solution.value {
-                        MnkValue::Win => Verdict::Win(solution.plies),
-                        MnkValue::Loss => Verdict::Loss(solution.plies),
-                        MnkValue::Draw => Verdict::Draw,
-                    });
-                    report.best_move = solution
-                        .winning_move
-                        .map(|c| mnk.format_move(crate::games::mnk::MnkMove(c as u16)));
-                    report.nodes = solution.nodes;
-                }
-                Err(MnkSolveError::Stopped) => {
-                    report.nodes = solver.nodes();
-                    report.cut = Some(Cut::Stopped);
-                }
-                Err(MnkSolveError::OutOfMemory) => {
-                    report.nodes = solver.nodes();
-                    report.cut = Some(memory_cut);
-                }
-                Err(MnkSolveError::TooLarge | MnkSolveError::ExactRule) => {
-                    unreachable!("checked above")
-                }
+            let squares = mnk.settings_of().m * mnk.settings_of().n;
+            if squares <= <u64 as Bits>::SQUARES as usize {
+                threat_solve::<u64>(mnk, budget, &self.stop, memory_cut, &mut report);
+            } else {
+                threat_solve::<u128>(mnk, budget, &self.stop, memory_cut, &mut report);
             }
         } else if let Some((clobber, path)) = clobber.filter(|_| use_regions).zip(self.certificate)
         {
@@ -579,5 +556,45 @@ impl GameVisitor for SolveGame<'_> {
         }
         report.elapsed = start.elapsed();
         Ok(report)
+    }
+}
+
+/// The m,n,k threat solver of width `B` on `mnk`, its result into `report`.
+fn threat_solve<B: Bits>(
+    mnk: &Mnk,
+    budget: crate::memory::Budget,
+    stop: &AtomicBool,
+    memory_cut: Cut,
+    report: &mut SolveReport,
+) {
+    let mut solver = ThreatSolver::<B>::of_width(mnk).expect("size checked above");
+    solver.set_memory_limit(budget);
+    match solver.solve_with_distance(mnk, stop) {
+        Ok(solution) => {
+            report.cut = solution.cut.map(|c| match c {
+                MnkSolveError::OutOfMemory => memory_cut,
+                _ => Cut::Stopped,
+            });
+            report.verdict = Some(match solution.value {
+                MnkValue::Win => Verdict::Win(solution.plies),
+                MnkValue::Loss => Verdict::Loss(solution.plies),
+                MnkValue::Draw => Verdict::Draw,
+            });
+            report.best_move = solution
+                .winning_move
+                .map(|c| mnk.format_move(crate::games::mnk::MnkMove(c as u16)));
+            report.nodes = solution.nodes;
+        }
+        Err(MnkSolveError::Stopped) => {
+            report.nodes = solver.nodes();
+            report.cut = Some(Cut::Stopped);
+        }
+        Err(MnkSolveError::OutOfMemory) => {
+            report.nodes = solver.nodes();
+            report.cut = Some(memory_cut);
+        }
+        Err(MnkSolveError::TooLarge | MnkSolveError::ExactRule) => {
+            unreachable!("checked above")
+        }
     }
 }

@@ -321,6 +321,57 @@ fn five_by_five_k4_is_a_draw() {
     assert_eq!((r.verdict, r.method), (Some(Verdict::Draw), "threats"));
 }
 
+/// Boards past 64 squares (9x9 and 10x10 five in a row) go to the threat solver's wide
+/// width; hand-worked positions, each value and distance also the plain search's: x's
+/// open four wins at once (1 ply) and loses for o to move (o blocks one end, x fills the
+/// other: 2); x's open three becomes an open four (3 plies).
+#[test]
+fn threat_solver_takes_boards_past_64_squares() {
+    let cases = [
+        (
+            "mnk m=9 n=9 k=5",
+            "9/9/9/oo7/2xxxx3/9/9/oo7/9 x",
+            Verdict::Win(Some(1)),
+        ),
+        (
+            "mnk m=9 n=9 k=5",
+            "9/9/9/oo7/2xxxx3/9/9/o8/9 o",
+            Verdict::Loss(Some(2)),
+        ),
+        (
+            "mnk m=9 n=9 k=5",
+            "9/9/9/o8/2xxx4/9/9/oo7/9 x",
+            Verdict::Win(Some(3)),
+        ),
+        (
+            "mnk m=10 n=10 k=5",
+            "10/10/10/o9/3xxx4/10/10/oo8/10/10 x",
+            Verdict::Win(Some(3)),
+        ),
+    ];
+    for (spec, position, verdict) in cases {
+        let r = run(spec, Some(position), Method::Auto);
+        assert_eq!(
+            (r.verdict, r.method),
+            (Some(verdict), "threats"),
+            "{spec} {position}"
+        );
+        let r = run(spec, Some(position), Method::Search);
+        assert_eq!(r.verdict, Some(verdict), "{spec} {position} by search");
+    }
+    // 12x11 is past the wide width: the threat method names where it applies.
+    let refused = solve(
+        "mnk m=12 n=11 k=5",
+        None,
+        Method::Threats,
+        false,
+        None,
+        256,
+        Arc::new(AtomicBool::new(false)),
+    );
+    assert!(refused.is_err_and(|e| e.contains("up to 128 squares")));
+}
+
 /// The threat solver's pruning is exact: on random positions of small boards it agrees
 /// with the plain search (which prunes nothing but by alpha-beta) on every value and
 /// every distance (shortest win, longest loss).

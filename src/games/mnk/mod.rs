@@ -10,6 +10,7 @@
 //! search's forced-result shortcut read lines as freestyle and stay off under this rule.
 
 mod eval;
+pub mod bits;
 mod pairing;
 mod notation;
 pub mod psq;

@@ -22,6 +22,8 @@
 
 use fxhash::FxHashMap;
 
+use super::bits::Bits;
+
 /// Units a search takes, at most (more: no pairing is looked for).
 const MAX_UNITS: usize = 256;
 /// Covers kept per unit, at most; a unit with more keeps the first found.
@@ -34,14 +36,14 @@ const MAX_COVER_WORK: u32 = 4096;
 const MAX_KNOWN: usize = 1 << 20;
 
 /// The lines of a board and the search's scratch space.
-pub(super) struct Pairing {
+pub(super) struct Pairing<B> {
     /// Every line of the board holding a window, its squares in order.
     lines: Vec<Vec<u8>>,
     k: usize,
     /// The covers of every segment met so far (each a set of squares), segment after
     /// segment: they depend only on the segment and where the attacker's stones lie in
     /// it, so each is enumerated once.
-    covers: Vec<u64>,
+    covers: Vec<B>,
     /// Where each segment's covers are in `covers`: keyed by the line, the segment's
     /// first square and length on it, and the attacker's stones in it (as bits from the
     /// segment's start). An empty range: the segment has a window with fewer than two
@@ -50,17 +52,17 @@ pub(super) struct Pairing {
     /// Scratch: each unit's covers, `covers[start..end]`.
     units: Vec<(u32, u32)>,
     /// The search's working space.
-    frames: Frames,
+    frames: Frames<B>,
     /// The windows through each square: a cover of squares in fewer windows is tried
     /// first, as other units want its squares less.
-    crowd: [u8; 64],
+    crowd: Vec<u8>,
 }
 
-impl Pairing {
+impl<B: Bits> Pairing<B> {
     /// The lines of a board whose windows are `windows` (flattened, `k` squares each, in
     /// order along their line) with `ends[w]`, the squares just before and after window
     /// `w` on its line (`off_board` past the edge).
-    pub(super) fn new(windows: &[u16], ends: &[[u16; 2]], k: usize, off_board: u16) -> Pairing {
+    pub(super) fn new(windows: &[u16], ends: &[[u16; 2]], k: usize, off_board: u16) -> Pairing<B> {
         let mut lines = Vec::new();
         if k >= 2 {
             let start_of: std::collections::HashMap<(u16, u16), usize> = windows
@@ -87,7 +89,7 @@ impl Pairing {
                 lines.push(line);
             }
         }
-        let mut crowd = [0u8; 64];
+        let mut crowd = vec![0u8; B::SQUARES as usize];
         for &c in windows {
             crowd[usize::from(c)] = crowd[usize::from(c)].saturating_add(1);
         }
@@ -105,7 +107,7 @@ impl Pairing {
     /// A pairing strategy of the defender (stones `d`) with `empty` the empty squares:
     /// the paired squares, or `None` when none is found within `steps`; and the steps
     /// taken.
-    pub(super) fn find(&mut self, d: u64, empty: u64, steps: u32) -> (Option<u64>, u32) {
+    pub(super) fn find(&mut self, d: B, empty: B, steps: u32) -> (Option<B>, u32) {
         if !self.collect_units(d, empty) {
             return (None, 0);
         }
@@ -118,21 +120,21 @@ impl Pairing {
         frames.chosen.clear();
         let mut left = steps;
         let all = 0..self.units.len();
-        let found = search(&self.units, &self.covers, frames, all, 0, &mut left);
+        let found = search(&self.units, &self.covers, frames, all, B::ZERO, &mut left);
         (found, steps - left)
     }
 
     /// After [`Pairing::find`] found a pairing: the covers it is made of, one per unit
     /// (each the squares of one or more pairs on one line).
     #[cfg(test)]
-    fn chosen(&self) -> &[u64] {
+    fn chosen(&self) -> &[B] {
         &self.frames.chosen
     }
 
     /// Fills `units` for the position; false when some unit has a window with fewer
     /// than two empty squares or no cover (no pairing exists), or there are more units
     /// than the search takes.
-    fn collect_units(&mut self, d: u64, empty: u64) -> bool {
+    fn collect_units(&mut self, d: B, empty: B) -> bool {
         self.units.clear();
         if self.k < 2 {
             return false;
@@ -143,7 +145,7 @@ impl Pairing {
         }
         for (index, line) in self.lines.iter().enumerate() {
             let mut first = 0;
-            for segment in line.split(|&c| d >> c & 1 == 1) {
+            for segment in line.split(|&c| d.has(u32::from(c))) {
                 let at = first;
                 first += segment.len() + 1;
                 if segment.len() < self.k {
@@ -152,7 +154,7 @@ impl Pairing {
                 let stones = segment
                     .iter()
                     .enumerate()
-                    .fold(0u64, |acc, (i, &c)| acc | u64::from(empty >> c & 1 == 0) << i);
+                    .fold(0u64, |acc, (i, &c)| acc | u64::from(!empty.has(u32::from(c))) << i);
                 let key = ((index as u32) << 16 | (at as u32) << 8 | segment.len() as u32, stones);
                 let range = match self.known.get(&key) {
                     Some(&range) => range,
@@ -174,22 +176,22 @@ impl Pairing {
 
     /// Bytes the cover cache holds.
     pub(super) fn memory_used(&self) -> usize {
-        crate::memory::map_bytes(&self.known) + self.covers.capacity() * 8
+        crate::memory::map_bytes(&self.known) + self.covers.capacity() * std::mem::size_of::<B>()
     }
 }
 
 /// Appends to `covers` the covers of `segment` (with `empty` its empty squares): the sets
 /// of fewest pairs, and of one pair more, hitting all its windows; their range, empty
 /// when a window has fewer than two empty squares or the enumeration gives up.
-fn segment_covers(
+fn segment_covers<B: Bits>(
     segment: &[u8],
-    empty: u64,
+    empty: B,
     k: usize,
-    crowd: &[u8; 64],
-    covers: &mut Vec<u64>,
+    crowd: &[u8],
+    covers: &mut Vec<B>,
 ) -> (u32, u32) {
     let start = covers.len();
-    let free = |i: usize| empty >> segment[i] & 1 == 1;
+    let free = |i: usize| empty.has(u32::from(segment[i]));
     let mut in_window = (0..k).filter(|&i| free(i)).count();
     for p in 0..=segment.len() - k {
         if p > 0 {
@@ -208,7 +210,7 @@ fn segment_covers(
         if fewest.is_some_and(|f| pairs > f + 1) || work >= MAX_COVER_WORK {
             break;
         }
-        self::covers(segment, empty, k, 0, pairs, 0, covers, start, &mut work);
+        self::covers(segment, empty, k, 0, pairs, B::ZERO, covers, start, &mut work);
         if covers.len() > start && fewest.is_none() {
             fewest = Some(pairs);
         }
@@ -217,17 +219,15 @@ fn segment_covers(
         covers.truncate(start);
     }
     // Fewest squares first, then those in the fewest windows.
-    let crowding = |c: u64| -> u32 {
-        (0..64).filter(|&i| c >> i & 1 == 1).map(|i| u32::from(crowd[i])).sum()
-    };
-    covers[start..].sort_unstable_by_key(|&c| (c.count_ones(), crowding(c), c));
+    let crowding = |c: B| -> u32 { c.squares().map(|i| u32::from(crowd[i as usize])).sum() };
+    covers[start..].sort_unstable_by_key(|&c| (c.count(), crowding(c), c));
     // A cover holding all the squares of another is never needed: where it fits, the
     // smaller one fits and leaves more squares to the other units. The sort puts the
     // smaller first, so each cover is checked against those kept before it.
     let mut kept = start;
     for i in start..covers.len() {
         let c = covers[i];
-        if covers[start..kept].iter().all(|&smaller| smaller & !c != 0) {
+        if covers[start..kept].iter().all(|&smaller| smaller & !c != B::ZERO) {
             covers[kept] = c;
             kept += 1;
         }
@@ -240,14 +240,14 @@ fn segment_covers(
 /// empty squares of `segment`, none in `taken`, that hit every window of the segment
 /// starting at `p` or later (each pair inside one window).
 #[allow(clippy::too_many_arguments)]
-fn covers(
+fn covers<B: Bits>(
     segment: &[u8],
-    empty: u64,
+    empty: B,
     k: usize,
     p: usize,
     pairs: u32,
-    taken: u64,
-    out: &mut Vec<u64>,
+    taken: B,
+    out: &mut Vec<B>,
     start: usize,
     work: &mut u32,
 ) {
@@ -263,14 +263,14 @@ fn covers(
     }
     *work += 1;
     let usable = |i: usize| {
-        let bit = 1u64 << segment[i];
-        empty & bit != 0 && taken & bit == 0
+        let bit = B::bit(u32::from(segment[i]));
+        empty & bit != B::ZERO && taken & bit == B::ZERO
     };
     // The pair (i, j) lies in the window at p, which is the first one not hit yet: it
     // hits every window from p to i.
     for i in (p..p + k - 1).filter(|&i| usable(i)) {
         for j in (i + 1..p + k).filter(|&j| usable(j)) {
-            let pair = 1u64 << segment[i] | 1u64 << segment[j];
+            let pair = B::bit(u32::from(segment[i])) | B::bit(u32::from(segment[j]));
             covers(segment, empty, k, i.min(last) + 1, pairs - 1, taken | pair, out, start, work);
         }
     }
@@ -278,18 +278,29 @@ fn covers(
 
 /// The search's working space: one frame after another, each frame's units with their
 /// squares of their own and covers left, so no frame allocates or clears memory.
-#[derive(Default)]
-struct Frames {
+struct Frames<B> {
     /// Units (by index).
     list: Vec<u16>,
     /// The squares common to a unit's covers left.
-    own: Vec<u64>,
+    own: Vec<B>,
     /// The squares of a unit's covers left.
-    reach: Vec<u64>,
+    reach: Vec<B>,
     /// Covers left.
     left: Vec<u32>,
     /// The covers taken on the current branch, one per unit settled.
-    chosen: Vec<u64>,
+    chosen: Vec<B>,
+}
+
+impl<B> Default for Frames<B> {
+    fn default() -> Self {
+        Frames {
+            list: Vec::new(),
+            own: Vec::new(),
+            reach: Vec::new(),
+            left: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
 }
 
 /// One cover for every unit of `frames.list[open]`, no square used twice nor in `used`:
@@ -304,19 +315,19 @@ struct Frames {
 /// share no square: each group is searched alone (a failure in one is not tried again
 /// for every choice in another), and the branching is on the unit of a group with the
 /// fewest covers left.
-fn search(
+fn search<B: Bits>(
     units: &[(u32, u32)],
-    covers: &[u64],
-    frames: &mut Frames,
+    covers: &[B],
+    frames: &mut Frames<B>,
     open: std::ops::Range<usize>,
-    used: u64,
+    used: B,
     steps: &mut u32,
-) -> Option<u64> {
+) -> Option<B> {
     let base = frames.list.len();
     frames.list.extend_from_within(open.clone());
     let n = open.len();
-    frames.own.resize(base + n, 0);
-    frames.reach.resize(base + n, 0);
+    frames.own.resize(base + n, B::ZERO);
+    frames.reach.resize(base + n, B::ZERO);
     frames.left.resize(base + n, 0);
     let taken = frames.chosen.len();
     let found = search_frame(units, covers, frames, base, n, used, steps);
@@ -331,20 +342,20 @@ fn search(
 }
 
 /// [`search`] on the frame of `n` units from `base`.
-fn search_frame(
+fn search_frame<B: Bits>(
     units: &[(u32, u32)],
-    covers: &[u64],
-    frames: &mut Frames,
+    covers: &[B],
+    frames: &mut Frames<B>,
     base: usize,
     mut n: usize,
-    mut used: u64,
+    mut used: B,
     steps: &mut u32,
-) -> Option<u64> {
+) -> Option<B> {
     loop {
         let end = base + n;
-        let mut claimed = 0u64;
+        let mut claimed = B::ZERO;
         for &mine in &frames.own[base..end] {
-            if claimed & mine != 0 {
+            if claimed & mine != B::ZERO {
                 return None;
             }
             claimed |= mine;
@@ -353,11 +364,11 @@ fn search_frame(
         for i in base..end {
             let (start, stop) = units[usize::from(frames.list[i])];
             let blocked = used | (claimed & !frames.own[i]);
-            let mut common = u64::MAX;
-            let mut reach = 0;
+            let mut common = B::ALL;
+            let mut reach = B::ZERO;
             let mut count = 0;
             for &c in &covers[start as usize..stop as usize] {
-                if c & blocked == 0 {
+                if c & blocked == B::ZERO {
                     common &= c;
                     reach |= c;
                     count += 1;
@@ -378,7 +389,7 @@ fn search_frame(
         for i in base..end {
             if frames.left[i] == 1 {
                 // Two units narrowed to one cover each in this pass may share a square.
-                if used & frames.own[i] != 0 {
+                if used & frames.own[i] != B::ZERO {
                     return None;
                 }
                 used |= frames.own[i];
@@ -408,7 +419,7 @@ fn search_frame(
     loop {
         let before = size;
         for i in base + size..end {
-            if frames.reach[i] & group != 0 {
+            if frames.reach[i] & group != B::ZERO {
                 group |= frames.reach[i];
                 swap_units(frames, base + size, i);
                 size += 1;
@@ -422,7 +433,7 @@ fn search_frame(
         // This group, then the others, each on its own. The squares of their own that
         // the units of one group have stay barred to the other: they are in every cover
         // those units have left, so in the other group's answer too.
-        let own = |range: std::ops::Range<usize>| frames.own[range].iter().fold(0, |a, &o| a | o);
+        let own = |range: std::ops::Range<usize>| frames.own[range].iter().fold(B::ZERO, |a, &o| a | o);
         let (first, rest) = (own(base..base + size), own(base + size..end));
         let mine = search(units, covers, frames, base..base + size, used | rest, steps)?;
         let others = search(units, covers, frames, base + size..end, used | first, steps)?;
@@ -432,10 +443,10 @@ fn search_frame(
     // search the rest.
     let b = (base..end).min_by_key(|&i| frames.left[i]).expect("n > 0");
     swap_units(frames, b, end - 1);
-    let claimed = frames.own[base..end - 1].iter().fold(0, |acc, &o| acc | o);
+    let claimed = frames.own[base..end - 1].iter().fold(B::ZERO, |acc, &o| acc | o);
     let (start, stop) = units[usize::from(frames.list[end - 1])];
     for &cover in &covers[start as usize..stop as usize] {
-        if cover & (used | claimed) != 0 {
+        if cover & (used | claimed) != B::ZERO {
             continue;
         }
         if *steps == 0 {
@@ -452,7 +463,7 @@ fn search_frame(
 }
 
 /// Swaps two units of the frames.
-fn swap_units(frames: &mut Frames, i: usize, j: usize) {
+fn swap_units<B>(frames: &mut Frames<B>, i: usize, j: usize) {
     frames.list.swap(i, j);
     frames.own.swap(i, j);
     frames.reach.swap(i, j);

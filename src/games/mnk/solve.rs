@@ -1,4 +1,5 @@
-//! A proof solver for m,n,k games on boards of up to 64 squares: an AND/OR search of
+//! A proof solver for m,n,k games on boards of up to 128 squares (one square set a
+//! [`Bits`] width: `u64` up to 64 squares, `u128` past them): an AND/OR search of
 //! "can this player force a win?", exact at every step, with the pruning that makes
 //! positional games small:
 //!
@@ -29,12 +30,17 @@ use std::time::Instant;
 
 use fxhash::FxHashMap;
 
+use super::bits::Bits;
 use super::Mnk;
 use crate::game::Game;
 use crate::memory::{make_room, map_bytes, Budget};
 
-/// Largest board (squares) the solver takes.
-pub const MAX_SQUARES: usize = 64;
+/// Largest board (squares) the solver takes: [`Solver<u64>`] up to 64 squares,
+/// [`WideSolver`] up to this.
+pub const MAX_SQUARES: usize = 128;
+
+/// The solver for boards of 65 to [`MAX_SQUARES`] squares.
+pub type WideSolver = Solver<u128>;
 
 /// The budget of a search for any win, however long.
 const UNBOUNDED: u32 = u32::MAX;
@@ -72,7 +78,8 @@ pub struct Solution {
 /// Why no proof came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolveError {
-    /// The board has more than [`MAX_SQUARES`] squares.
+    /// The board has more squares than the solver's width holds (64 for `Solver<u64>`,
+    /// [`MAX_SQUARES`] for [`WideSolver`]).
     TooLarge,
     /// The game is played under the exact rule, which the solver's lines do not know.
     ExactRule,
@@ -83,25 +90,25 @@ pub enum SolveError {
 }
 
 /// The solver: board geometry and the table of proved positions.
-pub struct Solver {
+pub struct Solver<B: Bits = u64> {
     settings: super::MnkSettings,
     k: u32,
-    full: u64,
-    windows: Vec<u64>,
+    full: B,
+    windows: Vec<B>,
     /// `cell_windows[c]`: the windows through square `c`.
     cell_windows: Vec<Vec<u32>>,
     /// `images[t][chunk][byte]`: the image under symmetry `t` of the squares
     /// `8 * chunk .. 8 * chunk + 8` set as in `byte`.
-    images: Vec<Vec<[u64; 256]>>,
+    images: Vec<Vec<[B; 256]>>,
     /// `inverse[t]`: the symmetry that undoes symmetry `t`.
     inverse: Vec<usize>,
     /// Proved results: (attacker stones, defender stones, attacker to move) in canonical
     /// orientation → whether the attacker wins, and when it does not, the relevance zone
     /// of the defender's proof (in the same orientation; see [`Solver::prove`]).
-    table: FxHashMap<(u64, u64, bool), Proved>,
+    table: FxHashMap<(B, B, bool), Proved<B>>,
     /// Bounds proved with a budget, same keys: (the smallest budget known to win, the
     /// largest budget known not to; `u8::MAX` and 0 when unknown).
-    bounded: FxHashMap<(u64, u64, bool), (u8, u8)>,
+    bounded: FxHashMap<(B, B, bool), (u8, u8)>,
     nodes: u64,
     /// The search was cut (stop flag or memory): nothing it computes is kept.
     stopped: bool,
@@ -114,7 +121,7 @@ pub struct Solver {
     /// The node count at which the current solve stops.
     node_limit: u64,
     /// The pairing search and its scratch space.
-    pairs: super::pairing::Pairing,
+    pairs: super::pairing::Pairing<B>,
     /// Steps of the pairing search (see [`Solver::pairing`]), and the searches.
     pairing_steps: u64,
     pairing_searches: u64,
@@ -134,29 +141,41 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for the board of `pos`.
+    /// A solver for the board of `pos`, of up to 64 squares.
     ///
     /// # Errors
-    /// [`SolveError::TooLarge`] above 64 squares.
+    /// [`SolveError::TooLarge`] above 64 squares (see [`WideSolver`]),
+    /// [`SolveError::ExactRule`] under the exact rule.
     pub fn new(pos: &Mnk) -> Result<Solver, SolveError> {
+        Solver::of_width(pos)
+    }
+}
+
+impl<B: Bits> Solver<B> {
+    /// A solver of width `B` for the board of `pos`.
+    ///
+    /// # Errors
+    /// [`SolveError::TooLarge`] above the width's squares, [`SolveError::ExactRule`]
+    /// under the exact rule.
+    pub fn of_width(pos: &Mnk) -> Result<Solver<B>, SolveError> {
         let s = pos.settings;
         let cells = s.m * s.n;
-        if cells > MAX_SQUARES {
+        if cells > B::SQUARES as usize {
             return Err(SolveError::TooLarge);
         }
         if s.exact {
             return Err(SolveError::ExactRule);
         }
         let g = &pos.geometry;
-        let windows: Vec<u64> = g
+        let windows: Vec<B> = g
             .windows
             .chunks_exact(s.k)
-            .map(|w| w.iter().fold(0u64, |acc, &c| acc | 1 << c))
+            .map(|w| w.iter().fold(B::ZERO, |acc, &c| acc | B::bit(u32::from(c))))
             .collect();
         let mut cell_windows = vec![Vec::new(); cells];
         for (i, w) in windows.iter().enumerate() {
             for (c, list) in cell_windows.iter_mut().enumerate() {
-                if w >> c & 1 == 1 {
+                if w.has(c as u32) {
                     list.push(i as u32);
                 }
             }
@@ -166,12 +185,12 @@ impl Solver {
             .map(|t| {
                 (0..chunks)
                     .map(|chunk| {
-                        let mut table = [0u64; 256];
+                        let mut table = [B::ZERO; 256];
                         for (byte, image) in table.iter_mut().enumerate() {
                             for bit in 0..8 {
                                 let c = chunk * 8 + bit;
                                 if byte >> bit & 1 == 1 && c < cells {
-                                    *image |= 1 << g.symmetry[c][t];
+                                    *image |= B::bit(u32::from(g.symmetry[c][t]));
                                 }
                             }
                         }
@@ -192,11 +211,7 @@ impl Solver {
         Ok(Solver {
             settings: s,
             k: s.k as u32,
-            full: if cells == 64 {
-                u64::MAX
-            } else {
-                (1u64 << cells) - 1
-            },
+            full: B::low(cells as u32),
             windows,
             cell_windows,
             images,
@@ -312,8 +327,8 @@ impl Solver {
         let mut winning_move = None;
         if root_wins {
             for c in self.moves(mine, theirs, true) {
-                let won = self.immediate(mine | 1 << c);
-                if won || self.wins(mine | 1 << c, theirs, false, stop) {
+                let won = self.immediate(mine | B::bit(c));
+                if won || self.wins(mine | B::bit(c), theirs, false, stop) {
                     winning_move = Some(c);
                     break;
                 }
@@ -365,14 +380,14 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let mut solution = self.solve(pos, stop)?;
         let (mine, theirs) = self.stones(pos);
-        let free = (self.full & !(mine | theirs)).count_ones();
+        let free = (self.full & !(mine | theirs)).count();
         match solution.value {
             Value::Draw => {}
             Value::Win => {
                 let moves = self.moves(mine, theirs, true);
                 'budgets: for budget in 1..=free.div_ceil(2) {
                     for &c in &moves {
-                        let a = mine | 1 << c;
+                        let a = mine | B::bit(c);
                         if self.immediate(a) || self.wins_within(a, theirs, false, budget - 1, stop)
                         {
                             solution.winning_move = Some(c as usize);
@@ -407,13 +422,13 @@ impl Solver {
     }
 
     /// The stones of the side to move and of the other side.
-    fn stones(&self, pos: &Mnk) -> (u64, u64) {
-        let (mut mine, mut theirs) = (0u64, 0u64);
+    fn stones(&self, pos: &Mnk) -> (B, B) {
+        let (mut mine, mut theirs) = (B::ZERO, B::ZERO);
         let me = pos.side_to_move();
         for c in 0..pos.settings.m * pos.settings.n {
             match pos.stone(c) {
-                Some(side) if side == me => mine |= 1 << c,
-                Some(_) => theirs |= 1 << c,
+                Some(side) if side == me => mine |= B::bit(c as u32),
+                Some(_) => theirs |= B::bit(c as u32),
                 None => {}
             }
         }
@@ -421,17 +436,17 @@ impl Solver {
     }
 
     /// Whether `stones` hold a whole window.
-    fn immediate(&self, stones: u64) -> bool {
-        self.windows.iter().any(|&w| w & !stones == 0)
+    fn immediate(&self, stones: B) -> bool {
+        self.windows.iter().any(|&w| w & !stones == B::ZERO)
     }
 
     /// The squares worth playing for the side to move (`a_to_move`: the attacker) as the
     /// search would try them, best first; see [`Self::wins`] for the rules.
-    fn moves(&self, a: u64, d: u64, a_to_move: bool) -> Vec<u32> {
+    fn moves(&self, a: B, d: B, a_to_move: bool) -> Vec<u32> {
         let empty = self.full & !(a | d);
-        let mut live = 0u64;
+        let mut live = B::ZERO;
         for &w in &self.windows {
-            if w & d == 0 || w & a == 0 {
+            if w & d == B::ZERO || w & a == B::ZERO {
                 live |= w & empty;
             }
         }
@@ -440,48 +455,48 @@ impl Solver {
 
     /// The squares of `candidates`, the most useful to the side to move first (see
     /// [`Self::square_weight`]), ties by square.
-    fn ordered(&self, candidates: u64, a: u64, d: u64, a_to_move: bool) -> Order {
+    fn ordered(&self, candidates: B, a: B, d: B, a_to_move: bool) -> Order<B> {
         let (own, opp) = if a_to_move { (a, d) } else { (d, a) };
-        let mut order = Order {
-            keys: [0; 64],
+        let mut order: Order<B> = Order {
+            keys: B::keys(),
             len: 0,
         };
-        for c in bits(candidates) {
+        for c in candidates.squares() {
             let weight = u64::from(self.square_weight(c, own, opp));
-            order.keys[order.len] = weight << 8 | u64::from(255 - c);
+            order.keys.as_mut()[order.len] = weight << 8 | u64::from(255 - c);
             order.len += 1;
         }
-        order.keys[..order.len].sort_unstable_by(|x, y| y.cmp(x));
+        order.keys.as_mut()[..order.len].sort_unstable_by(|x, y| y.cmp(x));
         order
     }
 
     /// How much a stone on `c` does for its owner: its live windows weighted by the
     /// stones already in them, plus the opponent's live windows it kills.
-    fn square_weight(&self, c: u32, own: u64, opp: u64) -> u32 {
+    fn square_weight(&self, c: u32, own: B, opp: B) -> u32 {
         let mut score = 0;
         for &w in &self.cell_windows[c as usize] {
             let w = self.windows[w as usize];
-            if w & opp == 0 {
-                score += 1 << (2 * (w & own).count_ones());
+            if w & opp == B::ZERO {
+                score += 1 << (2 * (w & own).count());
             }
-            if w & own == 0 {
-                score += 1 << (2 * (w & opp).count_ones());
+            if w & own == B::ZERO {
+                score += 1 << (2 * (w & opp).count());
             }
         }
         score
     }
 
     /// The image of the squares `x` under symmetry `t`.
-    fn image(&self, t: usize, x: u64) -> u64 {
+    fn image(&self, t: usize, x: B) -> B {
         self.images[t]
             .iter()
             .enumerate()
-            .fold(0u64, |acc, (chunk, table)| acc | table[(x >> (8 * chunk) & 0xFF) as usize])
+            .fold(B::ZERO, |acc, (chunk, table)| acc | table[x.byte(chunk)])
     }
 
     /// The smallest image of the position under the board's symmetries, and the symmetry
     /// that gives it.
-    fn canonical(&self, a: u64, d: u64) -> (u64, u64, usize) {
+    fn canonical(&self, a: B, d: B) -> (B, B, usize) {
         (0..self.images.len())
             .map(|t| (self.image(t, a), self.image(t, d), t))
             .min()
@@ -492,21 +507,22 @@ impl Solver {
     /// least `need` of its empty squares in the zone (the middle ones first): the
     /// attacker given every empty square outside the zone then has no more than it has
     /// now of a whole window (`need` 1) or of a threat (`need` 2).
-    fn cover(&self, mut zone: u64, d: u64, empty: u64, need: u32) -> u64 {
+    fn cover(&self, mut zone: B, d: B, empty: B, need: u32) -> B {
         for &w in &self.windows {
-            if w & d != 0 {
+            if w & d != B::ZERO {
                 continue;
             }
             let free = w & empty;
-            let mut have = (free & zone).count_ones();
+            let mut have = (free & zone).count();
             let mut rest = free & !zone;
-            while have < need && rest != 0 {
+            while have < need && rest != B::ZERO {
                 // The middle square of what is left: it lies in the most windows.
-                let c = bits(rest)
-                    .nth(rest.count_ones() as usize / 2)
+                let c = rest
+                    .squares()
+                    .nth(rest.count() as usize / 2)
                     .expect("a square is left");
-                zone |= 1 << c;
-                rest &= !(1 << c);
+                zone |= B::bit(c);
+                rest &= !B::bit(c);
                 have += 1;
             }
         }
@@ -515,7 +531,7 @@ impl Solver {
 
     /// A pairing strategy of the defender (see [`super::pairing`]): the paired squares, or
     /// `None` when the search finds none within `steps`.
-    fn pairing(&mut self, d: u64, empty: u64, steps: u32) -> Option<u64> {
+    fn pairing(&mut self, d: B, empty: B, steps: u32) -> Option<B> {
         let (found, taken) = self.pairs.find(d, empty, steps);
         self.pairing_steps += u64::from(taken);
         self.pairing_searches += 1;
@@ -524,7 +540,7 @@ impl Solver {
 
     /// Whether the attacker (stones `a`) can force a win against the defender (`d`), with
     /// the attacker to move when `a_to_move`. Neither side has a whole window yet.
-    fn wins(&mut self, a: u64, d: u64, a_to_move: bool, stop: &AtomicBool) -> bool {
+    fn wins(&mut self, a: B, d: B, a_to_move: bool, stop: &AtomicBool) -> bool {
         self.prove(a, d, a_to_move, stop).is_none()
     }
 
@@ -573,9 +589,9 @@ impl Solver {
     }
 
     /// What a node needs to know of its windows.
-    fn scan(&self, a: u64, d: u64, a_to_move: bool) -> Scan {
+    fn scan(&self, a: B, d: B, a_to_move: bool) -> Scan<B> {
         let empty = self.full & !(a | d);
-        let free = empty.count_ones();
+        let free = empty.count();
         let mut scan = Scan {
             empty,
             a_moves: if a_to_move {
@@ -583,22 +599,22 @@ impl Solver {
             } else {
                 free / 2
             },
-            a_threats: 0,
-            d_threats: 0,
-            live: 0,
+            a_threats: B::ZERO,
+            d_threats: B::ZERO,
+            live: B::ZERO,
             min_need: u32::MAX,
         };
         for &w in &self.windows {
-            if w & d == 0 {
-                let need = self.k - (w & a).count_ones();
+            if w & d == B::ZERO {
+                let need = self.k - (w & a).count();
                 scan.min_need = scan.min_need.min(need);
                 if need == 1 {
                     scan.a_threats |= w & empty;
                 }
                 scan.live |= w & empty;
             }
-            if w & a == 0 {
-                if self.k - (w & d).count_ones() == 1 {
+            if w & a == B::ZERO {
+                if self.k - (w & d).count() == 1 {
                     scan.d_threats |= w & empty;
                 }
                 scan.live |= w & empty;
@@ -642,7 +658,7 @@ impl Solver {
     ///
     /// Neither side has a whole window yet. A stopped search returns anything; the
     /// caller reads `stopped`.
-    fn prove(&mut self, a: u64, d: u64, a_to_move: bool, stop: &AtomicBool) -> Option<u64> {
+    fn prove(&mut self, a: B, d: B, a_to_move: bool, stop: &AtomicBool) -> Option<B> {
         let paired_already = std::mem::take(&mut self.paired_already);
         if self.tick(stop) {
             return None;
@@ -657,27 +673,26 @@ impl Solver {
         } = self.scan(a, d, a_to_move);
         if min_need == u32::MAX {
             // Every window holds a defender stone: no stone given to the attacker helps.
-            return Some(0);
+            return Some(B::ZERO);
         }
         if min_need > a_moves {
             return Some(empty);
         }
         if a_to_move {
-            if a_threats != 0 {
+            if a_threats != B::ZERO {
                 return None;
             }
-            if d_threats.count_ones() >= 2 {
+            if d_threats.count() >= 2 {
                 // The attacker blocks one threat, the defender completes another.
-                let two = d_threats & !(d_threats & d_threats.wrapping_neg());
-                let two = (two & two.wrapping_neg()) | (d_threats & d_threats.wrapping_neg());
+                let two = d_threats.without_first().lowest() | d_threats.lowest();
                 return Some(self.cover(two, d, empty, 2));
             }
         } else {
-            if d_threats != 0 {
-                let one = d_threats & d_threats.wrapping_neg();
+            if d_threats != B::ZERO {
+                let one = d_threats.lowest();
                 return Some(self.cover(one, d, empty, 1));
             }
-            if a_threats.count_ones() >= 2 {
+            if a_threats.count() >= 2 {
                 return None;
             }
         }
@@ -696,24 +711,24 @@ impl Solver {
             self.attacker_node(a, d, live, d_threats, paired_already, stop)
         } else {
             // The defender blocks the attacker's one threat, or tries its live squares.
-            let candidates = if a_threats != 0 { a_threats } else { live };
+            let candidates = if a_threats != B::ZERO { a_threats } else { live };
             let mut held = None;
             let order = self.ordered(candidates, a, d, false);
             // A reply after which the defender has a pairing strategy, before any
             // deeper search (each reply's search its own steps: measured on 7,7,5,
             // 12,126 nodes; one search for a reply and pairs together, 346,890).
             for c in order.iter().take(PAIRED_REPLIES) {
-                let after = empty & !(1 << c);
-                if let Some(pairs) = self.pairing(d | 1 << c, after, PAIRING_STEPS) {
+                let after = empty & !B::bit(c);
+                if let Some(pairs) = self.pairing(d | B::bit(c), after, PAIRING_STEPS) {
                     self.pairings += 1;
-                    held = Some(pairs | 1 << c);
+                    held = Some(pairs | B::bit(c));
                     break;
                 }
             }
             for (i, c) in order.iter().enumerate().filter(|_| held.is_none()) {
                 self.paired_already = i < PAIRED_REPLIES;
-                if let Some(zone) = self.prove(a, d | 1 << c, true, stop) {
-                    held = Some(zone | 1 << c);
+                if let Some(zone) = self.prove(a, d | B::bit(c), true, stop) {
+                    held = Some(zone | B::bit(c));
                     break;
                 }
                 if self.stopped {
@@ -731,7 +746,7 @@ impl Solver {
                 "threat solver: {} at depth {} ({} stones) proved {} in {} nodes; {} nodes in all, {} positions stored, {:.1} s",
                 if a_to_move { "attacker to move" } else { "defender to move" },
                 self.depth,
-                (a | d).count_ones(),
+                (a | d).count(),
                 if result.is_none() { "won" } else { "held" },
                 self.nodes - nodes_before,
                 self.nodes,
@@ -742,7 +757,7 @@ impl Solver {
         if !self.room(false) {
             return result;
         }
-        let zone = result.map_or(0, |zone| self.image(t, zone));
+        let zone = result.map_or(B::ZERO, |zone| self.image(t, zone));
         let work = u32::try_from(self.nodes - nodes_before).unwrap_or(u32::MAX);
         let win = result.is_none();
         self.table.insert(key, Proved { win, work, zone });
@@ -753,15 +768,15 @@ impl Solver {
     /// defender's threat square if it has one, `live` the squares worth playing.
     fn attacker_node(
         &mut self,
-        a: u64,
-        d: u64,
-        live: u64,
-        d_threats: u64,
+        a: B,
+        d: B,
+        live: B,
+        d_threats: B,
         paired_already: bool,
         stop: &AtomicBool,
-    ) -> Option<u64> {
+    ) -> Option<B> {
         let empty = self.full & !(a | d);
-        if d_threats != 0 {
+        if d_threats != B::ZERO {
             // Forced: every other move lets the defender complete its window. The zone
             // keeps the attacker from a threat of its own in the zone's position, so the
             // block stays forced there too.
@@ -781,7 +796,7 @@ impl Solver {
         };
         // The move the ordering likes best first: when the attacker wins, it usually
         // wins with it, and the pass below is not needed.
-        let mut zone = self.prove(a | 1 << first, d, false, stop)? | 1 << first;
+        let mut zone = self.prove(a | B::bit(first), d, false, stop)? | B::bit(first);
         if self.stopped {
             return None;
         }
@@ -791,17 +806,17 @@ impl Solver {
                 zone |= pass;
                 pass
             }
-            None => u64::MAX,
+            None => B::ALL,
         };
         if self.stopped {
             return None;
         }
         for c in rest {
-            if inside >> c & 1 == 0 {
+            if !inside.has(c) {
                 self.pruned += 1;
                 continue;
             }
-            zone |= self.prove(a | 1 << c, d, false, stop)? | 1 << c;
+            zone |= self.prove(a | B::bit(c), d, false, stop)? | B::bit(c);
             if self.stopped {
                 return None;
             }
@@ -813,8 +828,8 @@ impl Solver {
     /// winning one included); [`UNBOUNDED`] for any number.
     fn wins_within(
         &mut self,
-        a: u64,
-        d: u64,
+        a: B,
+        d: B,
         a_to_move: bool,
         budget: u32,
         stop: &AtomicBool,
@@ -837,31 +852,31 @@ impl Solver {
             return false;
         }
         let candidates = if a_to_move {
-            if a_threats != 0 {
+            if a_threats != B::ZERO {
                 return true;
             }
-            if d_threats.count_ones() >= 2 {
+            if d_threats.count() >= 2 {
                 return false;
             }
-            if d_threats != 0 {
+            if d_threats != B::ZERO {
                 d_threats
             } else {
                 live
             }
         } else {
-            if d_threats != 0 {
+            if d_threats != B::ZERO {
                 return false;
             }
-            if a_threats.count_ones() >= 2 {
+            if a_threats.count() >= 2 {
                 return true;
             }
-            if a_threats != 0 {
+            if a_threats != B::ZERO {
                 a_threats
             } else {
                 live
             }
         };
-        if candidates == 0 {
+        if candidates == B::ZERO {
             return false;
         }
         let (ca, cd, _) = self.canonical(a, d);
@@ -883,11 +898,11 @@ impl Solver {
             // `budget >= 1` here: `min_need` is at least 1.
             order
                 .iter()
-                .any(|c| self.wins_within(a | 1 << c, d, false, budget - 1, stop))
+                .any(|c| self.wins_within(a | B::bit(c), d, false, budget - 1, stop))
         } else {
             order
                 .iter()
-                .all(|c| self.wins_within(a, d | 1 << c, true, budget, stop))
+                .all(|c| self.wins_within(a, d | B::bit(c), true, budget, stop))
         };
         if self.stopped {
             return result;
@@ -907,7 +922,7 @@ impl Solver {
 }
 
 /// The threat solver as the search's prover ([`crate::prover`]), for boards of up to
-/// [`MAX_SQUARES`] squares: at the root it proves win, loss or draw and a winning move.
+/// 64 squares: at the root it proves win, loss or draw and a winning move.
 /// On larger boards (gomoku), freestyle, a VCF search ([`super::vcf`]) takes its place:
 /// a VCF of the side to move is a proved win; when the opponent has one, the root moves
 /// after which it still has one are proved losing ([`crate::prover::Prover::refuted`]),
@@ -935,7 +950,7 @@ impl ThreatProver {
     /// Whether `pos` is for the VCF search rather than the solver.
     fn for_vcf(pos: &Mnk) -> bool {
         let s = pos.settings;
-        s.m * s.n > MAX_SQUARES && !s.exact && s.k >= 4
+        s.m * s.n > <u64 as Bits>::SQUARES as usize && !s.exact && s.k >= 4
     }
 
     /// The VCF search at the root: a win, or the root moves that leave the opponent a
@@ -1099,27 +1114,27 @@ const EVICTION_SAMPLE: usize = 4096;
 
 /// A proved result of the table.
 #[derive(Clone, Copy)]
-struct Proved {
+struct Proved<B> {
     /// Whether the attacker wins.
     win: bool,
     /// Nodes its proof took (at most `u32::MAX`): what dropping it would cost.
     work: u32,
     /// When the attacker does not win, the relevance zone of the defender's proof (see
     /// [`Solver::prove`]), in the table's orientation.
-    zone: u64,
+    zone: B,
 }
 
 /// A node's windows, read once ([`Solver::scan`]).
-struct Scan {
+struct Scan<B> {
     /// The empty squares.
-    empty: u64,
+    empty: B,
     /// The stones the attacker has left to place.
     a_moves: u32,
     /// The squares that complete a window of the attacker (of the defender).
-    a_threats: u64,
-    d_threats: u64,
+    a_threats: B,
+    d_threats: B,
     /// The empty squares of windows one side can still fill.
-    live: u64,
+    live: B,
     /// The fewest stones the attacker lacks in a window free of defender stones
     /// (`u32::MAX` when there is none).
     min_need: u32,
@@ -1127,29 +1142,18 @@ struct Scan {
 
 /// Squares in the order a node searches them, without a heap allocation: each key is
 /// the square's weight above its square (as `255 - square`), largest first.
-struct Order {
-    keys: [u64; 64],
+struct Order<B: Bits> {
+    keys: B::Keys,
     len: usize,
 }
 
-impl Order {
+impl<B: Bits> Order<B> {
     /// The squares, in order.
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.keys[..self.len]
+        self.keys.as_ref()[..self.len]
             .iter()
             .map(|&key| 255 - (key & 0xFF) as u32)
     }
-}
-
-/// The set bits of `x`, lowest first.
-fn bits(mut x: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (x != 0).then(|| {
-            let c = x.trailing_zeros();
-            x &= x - 1;
-            c
-        })
-    })
 }
 
 #[cfg(test)]
@@ -1164,7 +1168,7 @@ mod tests {
             Some(p) => Mnk::parse_position(&settings, p).unwrap(),
             None => Mnk::start(&settings),
         };
-        Solver::new(&pos)
+        Solver::<u64>::new(&pos)
             .unwrap()
             .solve(&pos, &AtomicBool::new(false))
             .unwrap()
@@ -1292,8 +1296,11 @@ mod tests {
                 made += 1;
                 let (me, them) = if stones % 2 == 0 { (first, second) } else { (second, first) };
                 let truth = brute.value(me, them);
-                let mut solver = Solver::new(&pos).unwrap();
+                let mut solver = Solver::<u64>::new(&pos).unwrap();
                 let got = solver.solve(&pos, &AtomicBool::new(false)).unwrap();
+                // The 128-square width is the same search, node for node.
+                let wide = WideSolver::of_width(&pos).unwrap().solve(&pos, &AtomicBool::new(false));
+                assert_eq!(wide, Ok(got), "{m},{n},{k}: the widths disagree");
                 pairings += solver.pairings;
                 pruned += solver.pruned;
                 let expected = match truth {
@@ -1316,5 +1323,32 @@ mod tests {
         assert!(checked.iter().all(|&c| c >= 10), "losses, draws, wins: {checked:?}");
         // And the proofs used what is under test.
         assert!(pairings > 100 && pruned > 100, "{pairings} pairings, {pruned} pruned");
+    }
+
+    /// Boards past 64 squares: the narrow width refuses them, the wide one takes them.
+    /// Hand-worked 9x9 five-in-a-row positions: x's open four in the middle row (both ends
+    /// free) wins for x to move and loses for o to move (o blocks one end, x fills the
+    /// other); boards of up to 128 squares are taken, larger ones refused.
+    #[test]
+    fn boards_past_64_squares_are_solved_by_the_wide_width() {
+        let settings = MnkSettings::new(9, 9, 5);
+        let start = Mnk::start(&settings);
+        assert_eq!(Solver::<u64>::new(&start).err(), Some(SolveError::TooLarge));
+        assert!(WideSolver::of_width(&start).is_ok());
+        let solve = |text: &str| {
+            let pos = Mnk::parse_position(&settings, text).unwrap();
+            WideSolver::of_width(&pos).unwrap().solve(&pos, &AtomicBool::new(false)).unwrap()
+        };
+        // x: c5 d5 e5 f5 (an open four in the middle row), o: four stones away from it.
+        let won = solve("9/9/9/oo7/2xxxx3/9/9/oo7/9 x");
+        assert_eq!(won.value, Value::Win);
+        // o to move with x's open four: o blocks one end, x completes at the other.
+        let lost = solve("9/9/9/oo7/2xxxx3/9/9/o8/9 o");
+        assert_eq!(lost.value, Value::Loss);
+        let ten = MnkSettings::new(11, 11, 5);
+        let pos = Mnk::start(&ten);
+        assert!(WideSolver::of_width(&pos).is_ok(), "121 squares fit");
+        let twelve = MnkSettings::new(12, 11, 5);
+        assert_eq!(WideSolver::of_width(&Mnk::start(&twelve)).err(), Some(SolveError::TooLarge));
     }
 }

@@ -413,7 +413,7 @@ mod tests {
                 }
                 if size == 8 {
                     use crate::games::mnk::solve::{Solver, Value};
-                    let mut solver = Solver::new(&pos).unwrap();
+                    let mut solver = Solver::<u64>::new(&pos).unwrap();
                     solver.set_memory_limit(crate::memory::mib(64));
                     let deadline = Instant::now() + std::time::Duration::from_millis(200);
                     solver.set_limits(Some(deadline), None);
