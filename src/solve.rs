@@ -411,7 +411,10 @@ impl GameVisitor for SolveGame<'_> {
             let mut out = std::io::BufWriter::new(file);
             let mut solver = RegionSolver::new();
             solver.set_memory_limit(budget);
-            match solver.write_certificate(clobber, &mut out, &self.stop) {
+            // Large boards as the split solver takes them: pieces two plies deep.
+            let stones = clobber.stone_count(Side::First) + clobber.stone_count(Side::Second);
+            let split = if stones >= SPLIT_STONES { 2 } else { 0 };
+            match solver.write_certificate(clobber, split, &mut out, &self.stop) {
                 Ok(stats) => {
                     use std::io::Write as _;
                     out.flush().map_err(|e| {

@@ -95,26 +95,32 @@ struct Writer<'a> {
     defined: FxHashSet<GameId>,
     records: u64,
     bytes: u64,
+    /// Plies proved position by position above the pieces.
+    split: u32,
 }
 
 impl Solver {
     /// Proves `pos` and writes its certificate to `out` (see the module's notes).
+    ///
+    /// With `split` above 0 the top `split` plies are proved position by position, and
+    /// each position `split` plies deep is proved as a piece of its own, the table of
+    /// sums emptied before it (the records written stay, and a piece met again is not
+    /// proved twice): 5x6 in one piece ran out of 15 GB, its pieces two plies deep fit
+    /// in a few. The winning replies two plies deep are taken from the opening book where
+    /// it has them (5x6), else tried in the solver's order.
     ///
     /// # Errors
     /// [`CertificateError`]: the solver stopped or ran out of memory, or writing failed.
     pub fn write_certificate(
         &mut self,
         pos: &Clobber,
+        split: u32,
         out: &mut dyn Write,
         stop: &AtomicBool,
     ) -> Result<CertificateStats, CertificateError> {
         if pos.settings_of().squares() > MAX_SOLVE_SQUARES {
             return Err(SolveError::TooLarge.into());
         }
-        let (mut big, value) = self.fold(sum_of(pos), ZERO);
-        big.sort_unstable();
-        let mover = pos.side_to_move();
-        let wins = self.wins(big.clone(), value, mover, stop)?;
         let small = self.small;
         let mut writer = Writer {
             solver: self,
@@ -124,9 +130,10 @@ impl Solver {
             defined: FxHashSet::default(),
             records: 0,
             bytes: 0,
+            split,
         };
         writer.line(&format!("small {small}"))?;
-        let root = writer.prove(&big, value, mover, wins)?;
+        let (root, wins) = writer.prove_position(pos, None, 0)?;
         writer.line(&format!("root {root}"))?;
         Ok(CertificateStats {
             side_to_move_wins: wins,
@@ -227,6 +234,131 @@ impl Writer<'_> {
         self.line(&format!("g {g} {}|{}", list(&left), list(&right)))?;
         self.defined.insert(g);
         Ok(())
+    }
+
+    /// The large groups (sorted) and the value of the small ones of `pos`, and whether
+    /// every group with a move is large.
+    fn sum_of_position(&mut self, pos: &Clobber) -> (Vec<Region>, GameId, bool) {
+        let groups = sum_of(pos);
+        let (mut big, value) = self.solver.fold(groups.clone(), ZERO);
+        big.sort_unstable();
+        let all_large = big.len() == groups.len();
+        (big, value, all_large)
+    }
+
+    /// Whether `mover` wins the sum, proved afresh: the table of sums emptied first.
+    fn fresh_wins(
+        &mut self,
+        big: &[Region],
+        value: GameId,
+        mover: Side,
+    ) -> Result<bool, CertificateError> {
+        self.solver.forget_sums();
+        Ok(self.solver.wins(big.to_vec(), value, mover, self.stop)?)
+    }
+
+    /// Writes the records of `pos` (with `wins`, the claim, when the parent knows it)
+    /// `depth` plies from the root: position by position above [`Writer::split`], as a
+    /// piece of its own there (see [`Solver::write_certificate`]). Returns the record's id
+    /// and the claim.
+    fn prove_position(
+        &mut self,
+        pos: &Clobber,
+        wins: Option<bool>,
+        depth: u32,
+    ) -> Result<(u64, bool), CertificateError> {
+        let (big, value, all_large) = self.sum_of_position(pos);
+        let mover = pos.side_to_move();
+        let key = sum_key(&big, value, mover);
+        for claim in [true, false] {
+            if wins.is_none_or(|w| w == claim) {
+                if let Some(&id) = self.ids.get(&(key, claim)) {
+                    return Ok((id, claim));
+                }
+            }
+        }
+        // Moves in small groups are not the checker's moves (it plays the value's
+        // canonical options): such a position is a piece.
+        if depth >= self.split || !all_large || big.is_empty() {
+            let proved = self.fresh_wins(&big, value, mover)?;
+            if wins.is_some_and(|w| w != proved) {
+                return Err(CertificateError::Inconsistent("a piece is not what its parent proved"));
+            }
+            return Ok((self.prove(&big, value, mover, proved)?, proved));
+        }
+        let other = mover.other();
+        let mut moves = self.solver.ordered_moves(pos, None);
+        let justification = match wins {
+            Some(false) => {
+                let mut ids = Vec::with_capacity(moves.len());
+                for mv in moves {
+                    let mut child = pos.clone();
+                    child.make_move(mv);
+                    ids.push(self.prove_position(&child, Some(true), depth + 1)?.0);
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                (false, format!("all {}", joined(&ids)))
+            }
+            _ => {
+                // The replies the book proves winning first.
+                moves.sort_by_key(|&mv| {
+                    let mut child = pos.clone();
+                    child.make_move(mv);
+                    crate::games::clobber::book::lookup(&child)
+                        != Some(crate::games::clobber::book::BookResult::Loss)
+                });
+                let mut found = None;
+                let mut answered = Vec::new();
+                for mv in moves {
+                    let mut child = pos.clone();
+                    child.make_move(mv);
+                    let (id, child_wins) = if depth + 1 >= self.split {
+                        // A piece: proved afresh; its proof is in the table, so its
+                        // records come at once.
+                        let (cb, cv, _) = self.sum_of_position(&child);
+                        let child_wins = self.fresh_wins(&cb, cv, other)?;
+                        if child_wins && wins.is_some() {
+                            // Not needed: the parent is known won, another move wins.
+                            continue;
+                        }
+                        (self.prove(&cb, cv, other, child_wins)?, child_wins)
+                    } else {
+                        self.prove_position(&child, None, depth + 1)?
+                    };
+                    if child_wins {
+                        answered.push(id);
+                    } else {
+                        found = Some(id);
+                        break;
+                    }
+                }
+                match found {
+                    Some(c) => (true, format!("move {c}")),
+                    None if wins == Some(true) => {
+                        return Err(CertificateError::Inconsistent("a win with no move to a loss"))
+                    }
+                    None => {
+                        answered.sort_unstable();
+                        answered.dedup();
+                        (false, format!("all {}", joined(&answered)))
+                    }
+                }
+            }
+        };
+        let (claim, justification) = justification;
+        self.define(value)?;
+        let id = self.records;
+        self.records += 1;
+        let text = format!(
+            "{id} {} {} {} {justification}",
+            if claim { 'W' } else { 'L' },
+            side_letter(mover),
+            sum_text(&big, value)
+        );
+        self.line(&text)?;
+        self.ids.insert((key, claim), id);
+        Ok((id, claim))
     }
 
     /// Writes the record of the claim "`mover` wins (`wins`) or loses the sum of the
