@@ -26,28 +26,59 @@ import subprocess
 import sys
 import time
 
-# Game number, the moves MCGS gives, the position, MCGS's verdict for the side to move
-# ("win", or None when unsolved) and MCGS's time.
+# Game number, the moves MCGS gives (Black, its first player, first), MCGS's verdict for
+# the side to move ("win", "loss", or None when unsolved) and MCGS's time. The page's
+# version of 2026-06-01 (its log: "Apr 15-21: runs with 100000s limit (200000 for game
+# 8)") added the positions after fewer plies; the last two are the ones it could not
+# solve.
 POSITIONS = [
-    (1, "f2e2 b1c1 e1d1 a2b2 e3d3", "b1wb1w/1wwbb1/bwbb1w/wbwbwb/bwbwbw/wbwbwb w", "win", "839 s"),
-    (2, "a5b5 e6d6 b6c6 f5e5", "bwbwbw/wbwbwb/bwbwbw/wbwbwb/1bbww1/w1bw1b b", "win", "4,258 s"),
-    (3, "a5a4 a6b6 f2f3 f1e1 c3c4 a2a3", "bwbww1/1bwbw1/ww1wbb/bbbbwb/1wbwbw/1wwbwb b", "win",
-     "1,805 s"),
-    (4, "e1e2 f5f4 f2f3 e6e5 d2d3", "bwbw1w/wbw1b1/bwbbbb/wbwbww/bwbww1/wbwb1b w", "win",
-     "1,802 s"),
-    (5, "b6b5 a6a5 c5c4 a2a3", "bwbwbw/1bwbwb/wwbwbw/wbbbwb/wb1wbw/2wbwb b", None,
-     "gave up after 10,000 s"),
-    (6, "f2f3 e6d6 e1d1 f5e5", "bwbb1w/wbwbw1/bwbwbb/wbwbwb/bwbww1/wbww1b b", "win", "1,763 s"),
-    (7, "a5a4 a2a3 b6b5 b1b2", "b1bwbw/1wwbwb/wwbwbw/bbwbwb/1bbwbw/w1wbwb b", "win", "8,816 s"),
-    (8, "b6c6 f5f4 a5a4 e6e5", "bwbwbw/wbwbwb/bwbwbw/bbwbww/1wbww1/w1bb1b b", "win", "1,353 s"),
+    (1, "f2e2 b1c1 e1d1 a2b2 e3d3", "win", "839 s"),
+    (2, "a5b5 e6d6 b6c6 f5e5", "win", "4,258 s"),
+    (3, "a5a4 a6b6 f2f3 f1e1 c3c4 a2a3", "win", "1,805 s"),
+    (4, "e1e2 f5f4 f2f3 e6e5 d2d3", "win", "1,802 s"),
+    (5, "b6b5 a6a5 c5c4 a2a3", None, "gave up after 10,000 s"),
+    (6, "f2f3 e6d6 e1d1 f5e5", "win", "1,763 s"),
+    (7, "a5a4 a2a3 b6b5 b1b2", "win", "8,816 s"),
+    (8, "b6c6 f5f4 a5a4 e6e5", "win", "1,353 s"),
+    (1, "f2e2 b1c1 e1d1 a2b2", "win", "22,959 s"),
+    (3, "a5a4 a6b6 f2f3 f1e1", "loss", "62,910 s"),
+    (3, "a5a4 a6b6 f2f3 f1e1 c3c4", "win", "2,809 s"),
+    (6, "f2f3 e6d6 e1d1", "win", "50,396 s"),
+    (8, "b6c6 f5f4 a5a4", "win", "4,458 s"),
+    (7, "a5a4 a2a3 b6b5", None, "gave up after 100,000 s"),
+    (8, "b6c6 f5f4", None, "gave up after 200,000 s"),
 ]
+
+# The start as MCGS draws it: rows 1 (top) to 6, columns a to f, black on a1.
+START = ["bwbwbw", "wbwbwb"] * 3
+
+
+def position(moves):
+    """The position after MCGS's `moves` (Black first), in agon's notation: rows from
+    the top, `1`... for empty squares, then the side to move."""
+    board = [list(row) for row in START]
+    mover = "b"
+    for move in moves.split():
+        m = re.fullmatch(r"([a-f])([1-6])([a-f])([1-6])", move)
+        if not m:
+            sys.exit(f"mcgs-6x6: bad move {move!r}")
+        c0, r0, c1, r1 = ord(m[1]) - 97, int(m[2]) - 1, ord(m[3]) - 97, int(m[4]) - 1
+        other = "w" if mover == "b" else "b"
+        if (board[r0][c0] != mover or board[r1][c1] != other
+                or abs(r0 - r1) + abs(c0 - c1) != 1):
+            sys.exit(f"mcgs-6x6: {move} is not a move of {mover} after {moves!r}")
+        board[r1][c1], board[r0][c0] = mover, "."
+        mover = other
+    rows = [re.sub(r"\.+", lambda e: str(len(e[0])), "".join(row)) for row in board]
+    return "/".join(rows) + " " + mover
 
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", type=int, metavar="GAME",
-                        help="only these of MCGS's games (1 to 8)")
+    parser.add_argument("--only", nargs="+", metavar="GAME[:PLIES]",
+                        help="only these of MCGS's games (1 to 8), or one position of a "
+                             "game by its plies (8:2)")
     parser.add_argument("--time", type=int, default=1800, help="seconds for each position")
     parser.add_argument("--hash", type=int, default=8192, help="MiB for each proof's tables")
     parser.add_argument("--threads", type=int, default=1, help="solver threads")
@@ -57,20 +88,23 @@ def main():
     args = parser.parse_args()
     if not os.access(args.agon, os.X_OK):
         sys.exit(f"mcgs-6x6: no engine at {args.agon}: run cargo build --release first")
-    known = {p[0] for p in POSITIONS}
-    for game in args.only or []:
-        if game not in known:
-            sys.exit(f"mcgs-6x6: no game {game} in MCGS's list (games: 1 to 8)")
+    names = {str(p[0]) for p in POSITIONS} | {f"{p[0]}:{len(p[1].split())}" for p in POSITIONS}
+    for name in args.only or []:
+        if name not in names:
+            sys.exit(f"mcgs-6x6: no position {name} in MCGS's list (games 1 to 8, or "
+                     f"GAME:PLIES of: {', '.join(sorted(n for n in names if ':' in n))})")
     os.makedirs(args.dir, exist_ok=True)
     print("| MCGS game | Moves | Side to move | MCGS | agon | Winning move | Nodes | Time |")
     print("|---|---|---|---|---|---|---:|---:|")
     disagree = False
-    for game, moves, position, value, mcgs_time in POSITIONS:
-        if args.only and game not in args.only:
+    for game, moves, value, mcgs_time in POSITIONS:
+        plies = len(moves.split())
+        if args.only and str(game) not in args.only and f"{game}:{plies}" not in args.only:
             continue
-        journal = os.path.join(args.dir, f"game-{game}.journal")
+        board = position(moves)
+        journal = os.path.join(args.dir, f"game-{game}-{plies}.journal")
         command = [args.agon, "--game", "clobber rows=6 cols=6", "solve", "--position",
-                   position, "--hash", str(args.hash), "--threads", str(args.threads),
+                   board, "--hash", str(args.hash), "--threads", str(args.threads),
                    "--journal", journal, "--time", str(args.time)]
         started = time.monotonic()
         out = subprocess.run(command, capture_output=True, text=True)
@@ -90,7 +124,7 @@ def main():
         if value and ours != "unknown" and ours != value:
             disagree = True
             theirs += " **disagrees**"
-        side = "white" if position.endswith(" w") else "black"
+        side = "white" if board.endswith(" w") else "black"
         print(f"| {game} | {moves} | {side} | {theirs} | {ours} for the side to move | "
               f"{best.group(1) if best else 'none'} | {int(nodes):,} | {wall:.0f} s |",
               flush=True)

@@ -97,8 +97,9 @@ enum Cmd {
         /// --distance (a split proof gives no distance).
         #[arg(long, conflicts_with = "distance")]
         journal: Option<std::path::PathBuf>,
-        /// Clobber: write the proof as a certificate to this file (a proof in one piece:
-        /// not split), for a checker that shares no code with the solver.
+        /// Clobber: write the proof as a certificate to this file, for a checker that
+        /// shares no code with the solver (one thread; boards of 29 stones or more are
+        /// proved in pieces two plies deep).
         #[arg(long, conflicts_with_all = ["journal", "distance"])]
         certificate: Option<std::path::PathBuf>,
     },
