@@ -528,7 +528,7 @@ fn the_readme_rows_of_mcgs_6x6_positions_are_what_the_script_says() {
             .skip(2)
             .find(|l| columns(l)[..2] == game[..])
             .unwrap_or_else(|| panic!("no row for game {game:?} in the README"));
-        assert_eq!(columns(row), columns(readme_row), "game {game}");
+        assert_eq!(columns(row), columns(readme_row), "game {game:?}");
         assert!(
             row.contains("| win for the side to move |"),
             "MCGS: a win: {row}"
