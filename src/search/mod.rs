@@ -42,6 +42,14 @@ pub fn terminal_score(outcome: Outcome, side_to_move: crate::game::Side, ply: u3
 
 pub use crate::score::Score;
 
+/// Experiment knobs (development only): `AGON_KNOB_<NAME>` overrides a default.
+pub(crate) fn knob(name: &str, default: i32) -> i32 {
+    std::env::var(format!("AGON_KNOB_{name}"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 impl Score {
     /// Classifies an internal score.
     pub fn from_internal(value: i32) -> Score {

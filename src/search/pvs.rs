@@ -55,19 +55,11 @@ use std::time::{Duration, Instant};
 use super::time::{budget, Budget};
 use super::tt::{Bound, LocalTable, SharedTable, TtAccess, DEPTH_EXACT};
 use super::{
-    terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
+    knob, terminal_score, Control, Limits, MoveStack, Score, SearchInfo, SearchResult, Searcher,
     INFINITY, WIN, WIN_THRESHOLD,
 };
 use crate::game::{Forced, Game, Outcome};
 use crate::prover::{Proof, ProofLimits, Prover};
-
-/// Experiment knobs (development only): `AGON_KNOB_<NAME>` overrides a default.
-fn knob(name: &str, default: i32) -> i32 {
-    std::env::var(format!("AGON_KNOB_{name}"))
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Parameters of the inexact pruning.
 #[derive(Clone, Debug)]
