@@ -17,8 +17,14 @@
 #       match` and keeps them with Tiltak's own scores as tests/data/tak-train/NAME.txt
 #       (scripts/tak-journal-to-data.py). Build Tiltak with scripts/build-tiltak.sh. A
 #       strong engine's games and evaluations are better targets than agon's own.
+#   scripts/train-tak.sh net
+#       Trains the networks of the `net` evaluation of 5x5 and 6x6 (src/games/tak/net.rs) on
+#       the kept games, on top of the linear weights in weights.rs, and rewrites
+#       src/games/tak/net_weights.rs. Deterministic. About two minutes on two cores.
+#       Environment: AGON_NET_EPOCHS (default 12), AGON_NET_LR (default 0.002).
 #
-# One round of training is: selfplay with the current weights, then refit on all kept
+# The network learns what the linear weights miss: after a refit of weights.rs, run `net`
+# again. One round of training is: selfplay with the current weights, then refit on all kept
 # games (for example scripts/train-tak.sh selfplay sp5-r2 "tak size=5" 3000 21 &&
 # scripts/train-tak.sh). Environment: AGON_TAK_STEPS (evaluation fit, default 1500),
 # AGON_TAK_FREEZE (features kept at zero, by the beginnings of their names, comma-separated),
@@ -66,6 +72,16 @@ if [[ "${1:-}" == tiltak ]]; then
     # Only a whole file is kept: a refused journal leaves no half-written data behind.
     mv "$work/data.txt" "tests/data/tak-train/$name.txt"
     exit 0
+fi
+if [[ "${1:-}" == net ]]; then
+    cargo test --release --lib tak::net_train::train_net -- --ignored --nocapture
+    cargo fmt --all
+    git diff --stat -- src/games/tak/net_weights.rs
+    exit 0
+fi
+if [[ $# -ne 0 ]]; then
+    echo "$0: unknown command '$1' (selfplay, tiltak, net, or none to refit the linear weights)" >&2
+    exit 2
 fi
 cargo test --release --lib tak::train::train_all -- --ignored --nocapture
 cargo fmt --all

@@ -569,3 +569,45 @@ fn seldepth_is_never_below_depth() {
         }
     }
 }
+
+/// Tak's heuristics as `games` lists them, default first, and the network evaluation
+/// where it was trained (5x5 and 6x6: its own value) and where it was not (7x7: the
+/// fitted evaluation's, which there is `roads`).
+#[test]
+fn tak_lists_its_heuristics_and_the_network_is_used_where_trained() {
+    let mut e = EngineProcess::start();
+    let lines = e.ask("games");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("game tak heuristics net,fitted,roads,simple ")),
+        "{lines:?}"
+    );
+    let mut eval = |spec: &str, heuristic: &str| {
+        e.send(&format!("setoption name Game value {spec}"));
+        e.send(&format!("setoption name Heuristic value {heuristic}"));
+        e.send("position startpos moves a1 f6 c3 d4 c4 d3 Cc2 d5");
+        let lines = e.ask("eval");
+        let line = lines.last().cloned().unwrap_or_default();
+        let want = format!(" heuristic {heuristic}");
+        assert!(
+            line.starts_with("eval cp ") && line.ends_with(&want),
+            "{line}"
+        );
+        line.split_whitespace()
+            .nth(2)
+            .unwrap()
+            .parse::<i32>()
+            .unwrap()
+    };
+    for spec in ["tak size=6 halfkomi=4", "tak size=7 halfkomi=4"] {
+        let (fitted, net, roads) = (eval(spec, "fitted"), eval(spec, "net"), eval(spec, "roads"));
+        if spec.contains("size=6") {
+            assert_ne!(net, fitted, "{spec}: the network adds nothing");
+            assert_ne!(fitted, roads, "{spec}");
+        } else {
+            assert_eq!(net, fitted, "{spec}: no network trained for 7x7");
+            assert_eq!(fitted, roads, "{spec}: no fitted weights for 7x7");
+        }
+    }
+}

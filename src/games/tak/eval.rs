@@ -18,6 +18,9 @@ pub enum TakHeuristic {
     /// The features of `features.rs` with the weights fitted to self-play for the board
     /// size (`weights.rs`); `roads` on sizes without fitted weights and in the line variant.
     Fitted,
+    /// `fitted` plus a small network over both sides' features (`net.rs`), where one was
+    /// trained for the board size; `fitted` elsewhere.
+    Net,
     /// Road distance and threats, flats with komi, capstones, walls, stack control.
     Roads,
     /// Centre control + longest chain + flat count.
@@ -26,6 +29,7 @@ pub enum TakHeuristic {
 
 /// Name table, default first.
 pub(super) const HEURISTICS: &[(&str, TakHeuristic)] = &[
+    ("net", TakHeuristic::Net),
     ("fitted", TakHeuristic::Fitted),
     ("roads", TakHeuristic::Roads),
     ("simple", TakHeuristic::Simple),
@@ -164,6 +168,15 @@ pub(super) fn evaluate(pos: &Tak, heuristic: TakHeuristic) -> i32 {
                 value.clamp(-100_000.0, 100_000.0) as i32
             }
             None => evaluate(pos, TakHeuristic::Roads),
+        },
+        TakHeuristic::Net => match (
+            super::weights::for_settings(&pos.settings),
+            super::net_weights::for_settings(&pos.settings),
+        ) {
+            (Some(weights), Some(net)) => {
+                super::net::mover_value(pos, weights, net).clamp(-100_000.0, 100_000.0) as i32
+            }
+            _ => evaluate(pos, TakHeuristic::Fitted),
         },
         TakHeuristic::Roads => {
             let komi = pos.settings.half_komi * KOMI_WEIGHT;

@@ -386,7 +386,7 @@ pub fn white_value(pos: &Tak, weights: &[f32; FEATURES]) -> f32 {
 
 /// A dot product in eight independent sums: one running sum would make every addition
 /// wait for the one before it.
-fn dot(x: &[f32], w: &[f32]) -> f32 {
+pub(super) fn dot(x: &[f32], w: &[f32]) -> f32 {
     let mut lanes = [0f32; 8];
     let (xs, ws) = (x.chunks_exact(8), w.chunks_exact(8));
     let mut tail: f32 = xs
@@ -421,6 +421,22 @@ fn untapered(pos: &Tak) -> ([f32; FEATURES], f32) {
     out[KOMI] = komi;
     out[KOMI_END] = komi * e;
     (out, e)
+}
+
+/// Each side's per-side features counted apart, White's then Black's (both with sign +1,
+/// the influence in each side's own slot; the slots past [`PER_SIDE`] are zero), and the
+/// endgame measure: the network's inputs (`net.rs`).
+pub fn sides(pos: &Tak) -> ([f32; FEATURES], [f32; FEATURES], f32) {
+    let (mut white, mut black) = ([0.0; FEATURES], [0.0; FEATURES]);
+    let e = endgame(pos);
+    let white_to_move = pos.to_move == Side::First;
+    let tall = tall_stacks(pos);
+    add_side(pos, Side::First, white_to_move, e, tall, 1.0, &mut white);
+    add_side(pos, Side::Second, !white_to_move, e, tall, 1.0, &mut black);
+    let [iw, ib] = influence(pos);
+    white[INFLUENCE] = iw as f32;
+    black[INFLUENCE] = ib as f32;
+    (white, black, e)
 }
 
 /// A memo of the group spans, by the road pieces they depend on: a side's road pieces

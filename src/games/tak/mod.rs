@@ -35,6 +35,10 @@
 mod bits;
 mod eval;
 mod features;
+mod net;
+#[cfg(test)]
+mod net_train;
+mod net_weights;
 mod notation;
 mod policy;
 mod ptn;

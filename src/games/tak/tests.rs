@@ -591,3 +591,45 @@ fn winning_spreads_found_without_generating_them_are_real() {
         "{positions} positions: {found} found, {missed} missed"
     );
 }
+
+/// The network's inputs: the linear value taken from the two sides' features is the
+/// fitted evaluation's own (up to rounding), in the mover's view; the mover's and the
+/// opponent's features swap with the side to move; and a network of zeros adds nothing.
+#[test]
+fn network_inputs_are_the_two_sides_features_from_the_movers_view() {
+    use super::features::{sides, PER_SIDE};
+    use super::net::{inputs, Net, BOARD, HIDDEN, INPUTS, IN_KOMI, IN_WHITE};
+    let zero = Net {
+        w1: [[0.0; HIDDEN]; INPUTS],
+        b1: [0.0; HIDDEN],
+        wb: [[0.0; HIDDEN]; BOARD],
+        w2: [0.0; HIDDEN],
+        b2: 0.0,
+    };
+    let mut seen = 0;
+    for (size, w) in [(5, &super::weights::WEIGHTS_5), (6, &super::weights::WEIGHTS_6)] {
+        random_play(size..=size, 120, 31, |p| {
+            let white = super::features::white_value(p, w);
+            let i = inputs(p, w);
+            let mover = if p.to_move == Side::First { white } else { -white };
+            assert!((i.linear - mover).abs() < 0.05, "{} against {mover}", i.linear);
+            let (ws, bs, _) = sides(p);
+            let (mine, theirs) = if p.to_move == Side::First { (ws, bs) } else { (bs, ws) };
+            assert_eq!(&i.z[..PER_SIDE], &mine[..PER_SIDE]);
+            assert_eq!(&i.z[PER_SIDE..2 * PER_SIDE], &theirs[..PER_SIDE]);
+            assert_eq!(i.z[IN_WHITE], if p.to_move == Side::First { 1.0 } else { 0.0 });
+            assert_eq!(i.z[IN_KOMI], 0.0);
+            assert_eq!(super::net::mover_value(p, w, &zero), i.linear);
+            // One board input per occupied square, each naming its square's top.
+            assert_eq!(i.pieces as u32, p.occupied().count_ones());
+            for &k in &i.board[..i.pieces] {
+                let (plane, sq) = (usize::from(k) / MAX_SQ, usize::from(k) % MAX_SQ);
+                let (owner, kind) = p.top(sq).expect("an occupied square");
+                let base = if owner == p.to_move { 0 } else { 3 };
+                assert_eq!(plane, base + usize::from(kind));
+            }
+            seen += 1;
+        });
+    }
+    assert!(seen > 1000, "{seen}");
+}

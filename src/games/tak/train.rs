@@ -36,15 +36,15 @@ pub struct Sample {
     target: f32,
 }
 
-fn sigmoid(z: f32) -> f32 {
+pub fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// The samples of every game of a self-play file of `settings`.
-pub fn samples(settings: &TakSettings, text: &str) -> Vec<Sample> {
+/// Calls `visit` with every sample position of a self-play file of `settings`, its
+/// target (White's expected result) and the game's index in the file.
+pub fn for_each_sample(settings: &TakSettings, text: &str, mut visit: impl FnMut(&Tak, f32, usize)) {
     let games = read_games(text).expect("a self-play file");
-    let mut out = Vec::new();
-    for game in games {
+    for (index, game) in games.into_iter().enumerate() {
         let mut pos = Tak::start(settings);
         for (ply, (mv, score)) in game.moves.iter().zip(&game.scores).enumerate() {
             if ply >= OPENING_PLIES && pos.outcome().is_none() && pos.forced().is_none() {
@@ -55,16 +55,26 @@ pub fn samples(settings: &TakSettings, text: &str) -> Vec<Sample> {
                         -(*score as f32)
                     };
                     let searched = sigmoid(white.clamp(-3000.0, 3000.0) / SCALE);
-                    out.push(Sample {
-                        x: features::features(&pos),
-                        target: RESULT_SHARE * game.result as f32 + (1.0 - RESULT_SHARE) * searched,
-                    });
+                    let target =
+                        RESULT_SHARE * game.result as f32 + (1.0 - RESULT_SHARE) * searched;
+                    visit(&pos, target, index);
                 }
             }
             let mv = pos.parse_move(mv).expect("a legal move");
             pos.make_move(mv);
         }
     }
+}
+
+/// The samples of every game of a self-play file of `settings`.
+pub fn samples(settings: &TakSettings, text: &str) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for_each_sample(settings, text, |pos, target, _| {
+        out.push(Sample {
+            x: features::features(pos),
+            target,
+        })
+    });
     out
 }
 
@@ -295,7 +305,7 @@ pub fn policy_weights_text(name: &str, doc: &str, w: &[f32; MOVE_FEATURES]) -> S
     out
 }
 
-fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+pub fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
@@ -304,7 +314,7 @@ fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
 
 /// The kept self-play files for `size`: every `tests/data/tak-train/*.txt` whose game is
 /// Tak of that size, in name order, with their settings.
-fn kept_files(size: usize) -> Vec<(String, TakSettings, String)> {
+pub fn kept_files(size: usize) -> Vec<(String, TakSettings, String)> {
     let dir = crate::texel::data_path("tak-train");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/data/tak-train")
