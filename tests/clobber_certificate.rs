@@ -648,9 +648,53 @@ fn difference(whole: &[String], part: &[String]) -> Option<Vec<String>> {
 
 /// Checks a certificate (its lines) of the start of a `rows` x `cols` board: the root
 /// claims the start with White to move, and every record holds. Returns the root's claim.
+/// The start of a `rows` x `cols` board: White on the corner square, White to move.
+fn start_of(rows: usize, cols: usize) -> (Grid, u8) {
+    let grid = (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| if (r + c) % 2 == 0 { 1 } else { 2 })
+                .collect()
+        })
+        .collect();
+    (grid, 1)
+}
+
+/// A position in agon's notation (`bw1b/w.bw w`: rows separated by `/`, `w`, `b`, `.` or
+/// a count of empty squares, then the side to move), read by the checker's own code.
+fn grid_of(text: &str) -> Result<(Grid, u8), String> {
+    let bad = || format!("not a Clobber position: {text:?}");
+    let (board, side) = text.trim().split_once(' ').ok_or_else(bad)?;
+    let mover = match side {
+        "w" => 1,
+        "b" => 2,
+        _ => return Err(bad()),
+    };
+    let mut grid: Grid = Vec::new();
+    for row in board.split('/') {
+        let mut cells = Vec::new();
+        for c in row.chars() {
+            match c {
+                'w' => cells.push(1),
+                'b' => cells.push(2),
+                '.' => cells.push(0),
+                '1'..='9' => cells.extend(std::iter::repeat_n(0, c as usize - '0' as usize)),
+                _ => return Err(bad()),
+            }
+        }
+        if grid.first().is_some_and(|first| first.len() != cells.len()) {
+            return Err(bad());
+        }
+        grid.push(cells);
+    }
+    Ok((grid, mover))
+}
+
+/// Checks a certificate read line by line; where `root` is given, the certificate's root
+/// must be that grid with that side to move. Returns whether the side to move wins.
 fn check_lines(
     lines: impl Iterator<Item = std::io::Result<String>>,
-    board: Option<(usize, usize)>,
+    root_position: Option<(Grid, u8)>,
 ) -> Result<bool, String> {
     let mut checker: Option<Checker> = None;
     let mut root = None;
@@ -667,17 +711,10 @@ fn check_lines(
             (Some(c), ["root", id]) => {
                 let id: usize = id.parse().map_err(|_| bad("bad root".into()))?;
                 root = Some(c.get(id).map_err(bad)?.wins);
-                if let Some((rows, cols)) = board {
-                    let start: Grid = (0..rows)
-                        .map(|r| {
-                            (0..cols)
-                                .map(|c| if (r + c) % 2 == 0 { 1 } else { 2 })
-                                .collect()
-                        })
-                        .collect();
-                    let start = c.normal(&[start], ZERO);
-                    if c.records[id].mover != 1 || c.records[id].sum != start {
-                        return Err(bad("the root is not the start with White to move".into()));
+                if let Some((grid, mover)) = &root_position {
+                    let start = c.normal(std::slice::from_ref(grid), ZERO);
+                    if c.records[id].mover != *mover || c.records[id].sum != start {
+                        return Err(bad("the root is not the position expected".into()));
                     }
                 }
             }
@@ -689,7 +726,10 @@ fn check_lines(
 }
 
 fn check_certificate(text: &str, rows: usize, cols: usize) -> Result<bool, String> {
-    check_lines(text.lines().map(|l| Ok(l.to_string())), Some((rows, cols)))
+    check_lines(
+        text.lines().map(|l| Ok(l.to_string())),
+        Some(start_of(rows, cols)),
+    )
 }
 
 /// The value of one group text by the checker's arithmetic, described.
@@ -725,6 +765,64 @@ fn certificate_of(rows: usize, cols: usize) -> (String, String) {
         std::fs::read_to_string(&path).unwrap(),
         String::from_utf8(out.stdout).unwrap(),
     )
+}
+
+/// A grid and side to move in agon's notation, written by the checker's own code.
+fn position_text(grid: &Grid, mover: u8) -> String {
+    format!("{} {}", text_of(grid), if mover == 1 { 'w' } else { 'b' })
+}
+
+/// Certificates of positions, not only of starts (`agon solve --position P
+/// --certificate F`), checked against the published values of 2x10 (N; MCGS 2026) and 3x6
+/// (P; Grossman 2004): after every first move of White, Black to move, the certificate
+/// checks with that position as its root; on 3x6 Black wins after every one, on 2x10
+/// after at least one Black loses (the first found ends the board). A certificate checked against another position is refused.
+#[test]
+fn certificates_of_positions_check_against_published_values() {
+    for (rows, cols, first_wins) in [(2, 10, true), (3, 6, false)] {
+        let (start, _) = start_of(rows, cols);
+        let mut black_loses = 0;
+        let mut texts = Vec::new();
+        for moved in moves_in(&start, 1) {
+            let position = position_text(&moved, 2);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("cert.txt");
+            let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+                .args([
+                    "--game",
+                    &format!("clobber rows={rows} cols={cols}"),
+                    "solve",
+                ])
+                .args(["--position", &position, "--certificate"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{position}: {out:?}");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lines = || text.lines().map(|l| Ok(l.to_string()));
+            let wins = check_lines(lines(), Some(grid_of(&position).unwrap()))
+                .unwrap_or_else(|e| panic!("{position}: {e}"));
+            if !first_wins {
+                assert!(wins, "{rows}x{cols} is P: Black wins after {position}");
+            }
+            black_loses += usize::from(!wins);
+            // Checked against the start instead, the root is refused.
+            let refused = check_lines(lines(), Some(start_of(rows, cols))).unwrap_err();
+            assert!(refused.contains("the root is not"), "{refused}");
+            texts.push(text);
+            if first_wins && !wins {
+                break; // one winning first move is enough
+            }
+        }
+        assert!(
+            texts.len() >= 2,
+            "{rows}x{cols}: {} first moves",
+            texts.len()
+        );
+        if first_wins {
+            assert!(black_loses > 0, "{rows}x{cols} is N: a first move must win");
+        }
+    }
 }
 
 /// The checker's arithmetic against textbook facts (Siegel 2013, ch. II) and known
@@ -950,20 +1048,40 @@ fn certificates_of_larger_published_boards_check() {
 
 /// Checks the certificate file `AGON_CERTIFICATE` of the board `AGON_BOARD` (`5x6`), as
 /// `agon solve --certificate` wrote it, reading it line by line; where the board's value
-/// is published it must be that value (5x6: P, Grossman 2004 and MCGS 2026).
+/// is published it must be that value (5x6: P, Grossman 2004 and MCGS 2026). For a
+/// certificate of a position (`agon solve --position P --certificate F`), `AGON_POSITION`
+/// names the position instead, and `AGON_VALUE` (`win` or `loss`, for the side to move)
+/// the value it must have.
 #[test]
 #[ignore = "checks a file written beforehand: AGON_CERTIFICATE=5x6.cert AGON_BOARD=5x6"]
 fn certificate_file_checks() {
     let path = std::env::var("AGON_CERTIFICATE").expect("AGON_CERTIFICATE names the file");
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let started = std::time::Instant::now();
+    if let Ok(position) = std::env::var("AGON_POSITION") {
+        let root = grid_of(&position).unwrap_or_else(|e| panic!("AGON_POSITION: {e}"));
+        let wins = check_lines(std::io::BufReader::new(file).lines(), Some(root))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let value = if wins { "win" } else { "loss" };
+        println!(
+            "{path}: {position} is a {value} for the side to move (checked in {:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
+        if let Ok(expected) = std::env::var("AGON_VALUE") {
+            assert_eq!(value, expected, "{position}: not the value expected");
+        }
+        return;
+    }
     let board = std::env::var("AGON_BOARD").expect("AGON_BOARD names the board, as 5x6");
     let (rows, cols) = board
         .split_once('x')
         .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
         .expect("AGON_BOARD is <rows>x<cols>");
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let started = std::time::Instant::now();
-    let wins = check_lines(std::io::BufReader::new(file).lines(), Some((rows, cols)))
-        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let wins = check_lines(
+        std::io::BufReader::new(file).lines(),
+        Some(start_of(rows, cols)),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"));
     println!(
         "{path}: {board} is {} (checked in {:.0} s)",
         if wins {

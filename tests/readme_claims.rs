@@ -535,3 +535,216 @@ fn the_readme_rows_of_mcgs_6x6_positions_are_what_the_script_says() {
         );
     }
 }
+
+/// `scripts/mcgs-6x6.py --two-ply` proves the 6x6 Clobber positions after two plies, one
+/// per class of positions equal up to the four symmetries that keep the start's colours.
+/// Its list is checked against the engine's own moves: every position agon reaches in two
+/// plies from the start is in the list up to symmetry, the list holds each class once,
+/// and its count (the README's 811) is what agon's enumeration gives.
+#[test]
+fn the_two_ply_sweep_of_6x6_clobber_lists_each_position_once() {
+    use agon::game::Game;
+    use agon::games::clobber::{Clobber, ClobberSettings};
+
+    // A position string's board as 36 cells, rows from the top.
+    let cells = |text: &str| -> Vec<u8> {
+        let board = text.split_whitespace().next().unwrap();
+        let mut out = Vec::new();
+        for c in board.bytes().filter(|&c| c != b'/') {
+            match c {
+                b'1'..=b'9' => out.extend(std::iter::repeat_n(b'.', usize::from(c - b'0'))),
+                _ => out.push(c),
+            }
+        }
+        assert_eq!(out.len(), 36, "{text}");
+        out
+    };
+    // The least image under the identity, the half turn and the two diagonal reflections.
+    let canonical = |board: &[u8]| -> Vec<u8> {
+        type Map = fn(usize, usize) -> (usize, usize);
+        let maps: [Map; 4] = [
+            |r, c| (r, c),
+            |r, c| (5 - r, 5 - c),
+            |r, c| (c, r),
+            |r, c| (5 - c, 5 - r),
+        ];
+        maps.iter()
+            .map(|f| {
+                let mut image = vec![0; 36];
+                for r in 0..6 {
+                    for c in 0..6 {
+                        let (r1, c1) = f(r, c);
+                        image[r1 * 6 + c1] = board[r * 6 + c];
+                    }
+                }
+                image
+            })
+            .min()
+            .unwrap()
+    };
+    // MCGS's start: Black on the top left corner and to move (agon's own start has White
+    // to move).
+    let settings = ClobberSettings::new(6, 6).unwrap();
+    let start =
+        Clobber::parse_position(&settings, "bwbwbw/wbwbwb/bwbwbw/wbwbwb/bwbwbw/wbwbwb b").unwrap();
+    let mut ours = BTreeSet::new();
+    let mut reached = 0;
+    let (mut firsts, mut replies) = (Vec::new(), Vec::new());
+    start.generate_moves(&mut firsts);
+    for &first in &firsts {
+        let mut one = start.clone();
+        one.make_move(first);
+        replies.clear();
+        one.generate_moves(&mut replies);
+        for &reply in &replies {
+            let mut two = one.clone();
+            two.make_move(reply);
+            ours.insert(canonical(&cells(&two.format_position())));
+            reached += 1;
+        }
+    }
+    assert_eq!(firsts.len(), 60);
+    assert!(reached > 3000, "{reached}");
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts/mcgs-6x6.py"))
+        .args(["--two-ply", "--list"])
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut listed = BTreeSet::new();
+    for line in text.lines() {
+        let (moves, position) = line.split_once('\t').expect("moves, a tab, a position");
+        assert!(
+            position.ends_with(" b"),
+            "Black to move after two plies: {line}"
+        );
+        // The script's position is the one agon reaches by the script's moves.
+        let mut game = start.clone();
+        for mv in moves.split_whitespace() {
+            // MCGS's a5b5 is agon's a2-b2 (agon counts rows from the bottom).
+            let b = mv.as_bytes();
+            let name = format!(
+                "{}{}-{}{}",
+                char::from(b[0]),
+                7 - (b[1] - b'0'),
+                char::from(b[2]),
+                7 - (b[3] - b'0')
+            );
+            let parsed = game.parse_move(&name).expect("a legal move");
+            game.make_move(parsed);
+        }
+        assert_eq!(cells(&game.format_position()), cells(position), "{line}");
+        assert!(
+            listed.insert(canonical(&cells(position))),
+            "listed twice: {line}"
+        );
+    }
+    let text = |b: &Vec<u8>| String::from_utf8_lossy(b).into_owned();
+    let missing: Vec<String> = ours.difference(&listed).map(text).take(3).collect();
+    let extra: Vec<String> = listed.difference(&ours).map(text).take(3).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "agon reaches {} classes, the script lists {}; not listed: {missing:?}; not \
+         reached: {extra:?}",
+        ours.len(),
+        listed.len()
+    );
+    assert_eq!(listed.len(), 811);
+    let readme = doc("README.md");
+    assert!(readme.contains("811 positions"), "the README's count");
+}
+
+/// README, 6x6 after two plies: each row of the table of positions proved is the line of
+/// `scripts/mcgs-6x6-journals/two-ply.tsv` that the script wrote for it, and the journal of
+/// the proof beside it holds, for every move of White after Black's winning move, a reply
+/// of Black proved to win: the proof's top two plies, checked with agon's own moves.
+#[test]
+fn the_readme_rows_of_two_ply_6x6_positions_are_the_journals() {
+    use agon::game::Game;
+    use agon::games::clobber::{Clobber, ClobberSettings};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("scripts/mcgs-6x6-journals");
+    let readme = doc("README.md");
+    let table = between(&readme, "| Moves | Black to move | Winning move |", "\n\n");
+    let tsv = std::fs::read_to_string(dir.join("two-ply.tsv")).unwrap();
+    // The last line written for each position.
+    let mut results = std::collections::BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells.len(), 6, "two-ply.tsv: {line}");
+        results.insert(cells[0], cells);
+    }
+    let settings = ClobberSettings::new(6, 6).unwrap();
+    // MCGS's a5b5 is agon's a2-b2 (agon counts rows from the bottom).
+    let agon_name = |mv: &str| {
+        let b = mv.as_bytes();
+        format!(
+            "{}{}-{}{}",
+            char::from(b[0]),
+            7 - (b[1] - b'0'),
+            char::from(b[2]),
+            7 - (b[3] - b'0')
+        )
+    };
+    let mut rows = 0;
+    for row in table.lines().skip(2) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (moves, value, best, nodes) = (cells[1], cells[2], cells[3], cells[4]);
+        let line = results
+            .get(moves)
+            .unwrap_or_else(|| panic!("no line for {moves} in two-ply.tsv"));
+        assert_eq!(value, "wins", "{row}");
+        assert_eq!(line[1], "win", "{row}");
+        assert_eq!(line[2], best, "{row}");
+        assert_eq!(line[3], nodes.replace(',', ""), "{row}");
+        // The position after Black's winning move, White to move, and its journal.
+        let mut game =
+            Clobber::parse_position(&settings, "bwbwbw/wbwbwb/bwbwbw/wbwbwb/bwbwbw/wbwbwb b")
+                .unwrap();
+        for mv in moves.split_whitespace().chain([best]) {
+            let parsed = game.parse_move(&agon_name(mv)).expect("a legal move");
+            game.make_move(parsed);
+        }
+        let name = format!("{}-{best}.journal", moves.replace(' ', "-"));
+        let journal = std::fs::read_to_string(dir.join("two-ply").join(&name)).unwrap();
+        let header = journal.lines().next().unwrap();
+        assert!(
+            header.ends_with(&format!("position {}", game.format_position())),
+            "{name}: {header}"
+        );
+        let refuted: BTreeSet<(&str, &str)> = journal
+            .lines()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.len() == 5 && w[2] == "loss").then(|| (w[0], w[1]))
+            })
+            .collect();
+        let mut whites = Vec::new();
+        game.generate_moves(&mut whites);
+        assert!(!whites.is_empty());
+        for &white in &whites {
+            let mut after = game.clone();
+            after.make_move(white);
+            let mut blacks = Vec::new();
+            after.generate_moves(&mut blacks);
+            let white_name = game.format_move(white);
+            let answered = blacks.iter().any(|&black| {
+                refuted.contains(&(white_name.as_str(), after.format_move(black).as_str()))
+            });
+            assert!(
+                answered,
+                "{name}: no winning reply of Black to {white_name}"
+            );
+        }
+        rows += 1;
+    }
+    assert!(rows > 0, "no rows in the README's table");
+}
