@@ -287,6 +287,8 @@ def sweep(args):
         # One of several runs side by side: every N-th position from the K-th.
         k, n = args.part
         todo = todo[k - 1::n]
+    if args.report:
+        todo = []
     print(f"{len(everything)} positions after two plies up to symmetry; {len(todo)} to try "
           f"for {args.time} s each, {args.jobs} at a time", flush=True)
     lock = threading.Lock()
@@ -313,9 +315,10 @@ def sweep(args):
             print(f"{moves}: {ours} for Black to move ({best or 'no move'}, {nodes:,} "
                   f"nodes, {wall:.0f} s)", flush=True)
 
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for done in pool.map(one, todo):
-            pass
+    if not args.report:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for done in pool.map(one, todo):
+                pass
     # The positions proved, then for each first move its replies by value.
     proved = [last[m] for m in everything if m in last and last[m][1] != "unknown"]
     if proved:
@@ -368,6 +371,9 @@ def main():
                         help="with --two-ply: prove only that Black's move chosen by a "
                              "search of NODES nodes wins (a win found faster; a loss or "
                              "unknown is then recorded as unknown)")
+    parser.add_argument("--report", action="store_true",
+                        help="with --two-ply: prove nothing, print the tables of what "
+                             "DIR/two-ply.tsv holds")
     parser.add_argument("--part", type=int, nargs=2, metavar=("K", "N"),
                         help="with --two-ply: only the K-th of every N positions to try "
                              "(runs side by side, each with its own K)")
