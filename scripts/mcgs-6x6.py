@@ -382,6 +382,8 @@ def main():
     parser.add_argument("--agon", default=os.path.join(root, "target/release/agon"),
                         help="the engine (default: this checkout's release build)")
     args = parser.parse_args()
+    if args.part and not 1 <= args.part[0] <= args.part[1]:
+        sys.exit(f"mcgs-6x6: --part K N needs 1 <= K <= N, not {args.part[0]} {args.part[1]}")
     if not (args.two_ply and args.list) and not os.access(args.agon, os.X_OK):
         sys.exit(f"mcgs-6x6: no engine at {args.agon}: run cargo build --release first")
     if args.two_ply:

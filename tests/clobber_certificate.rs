@@ -748,6 +748,12 @@ fn describe(games: &Games, g: Id) -> String {
 }
 
 fn certificate_of(rows: usize, cols: usize) -> (String, String) {
+    certificate_with(rows, cols, &[])
+}
+
+/// The certificate and output of `agon solve` on a `rows` x `cols` board, with `extra`
+/// arguments (a `--position`).
+fn certificate_with(rows: usize, cols: usize, extra: &[&str]) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cert.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_agon"))
@@ -756,11 +762,12 @@ fn certificate_of(rows: usize, cols: usize) -> (String, String) {
             &format!("clobber rows={rows} cols={cols}"),
             "solve",
         ])
+        .args(extra)
         .arg("--certificate")
         .arg(&path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    assert!(out.status.success(), "{extra:?}: {out:?}");
     (
         std::fs::read_to_string(&path).unwrap(),
         String::from_utf8(out.stdout).unwrap(),
@@ -785,20 +792,7 @@ fn certificates_of_positions_check_against_published_values() {
         let mut texts = Vec::new();
         for moved in moves_in(&start, 1) {
             let position = position_text(&moved, 2);
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("cert.txt");
-            let out = Command::new(env!("CARGO_BIN_EXE_agon"))
-                .args([
-                    "--game",
-                    &format!("clobber rows={rows} cols={cols}"),
-                    "solve",
-                ])
-                .args(["--position", &position, "--certificate"])
-                .arg(&path)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{position}: {out:?}");
-            let text = std::fs::read_to_string(&path).unwrap();
+            let (text, _) = certificate_with(rows, cols, &["--position", &position]);
             let lines = || text.lines().map(|l| Ok(l.to_string()));
             let wins = check_lines(lines(), Some(grid_of(&position).unwrap()))
                 .unwrap_or_else(|e| panic!("{position}: {e}"));

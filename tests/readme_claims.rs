@@ -536,6 +536,19 @@ fn the_readme_rows_of_mcgs_6x6_positions_are_what_the_script_says() {
     }
 }
 
+/// MCGS's name of a 6x6 Clobber move (`a5b5`) in agon's notation (`a2-b2`: agon counts rows
+/// from the bottom, MCGS from the top).
+fn agon_move_of_mcgs(mv: &str) -> String {
+    let b = mv.as_bytes();
+    format!(
+        "{}{}-{}{}",
+        char::from(b[0]),
+        7 - (b[1] - b'0'),
+        char::from(b[2]),
+        7 - (b[3] - b'0')
+    )
+}
+
 /// `scripts/mcgs-6x6.py --two-ply` proves the 6x6 Clobber positions after two plies, one
 /// per class of positions equal up to the four symmetries that keep the start's colours.
 /// Its list is checked against the engine's own moves: every position agon reaches in two
@@ -628,16 +641,9 @@ fn the_two_ply_sweep_of_6x6_clobber_lists_each_position_once() {
         // The script's position is the one agon reaches by the script's moves.
         let mut game = start.clone();
         for mv in moves.split_whitespace() {
-            // MCGS's a5b5 is agon's a2-b2 (agon counts rows from the bottom).
-            let b = mv.as_bytes();
-            let name = format!(
-                "{}{}-{}{}",
-                char::from(b[0]),
-                7 - (b[1] - b'0'),
-                char::from(b[2]),
-                7 - (b[3] - b'0')
-            );
-            let parsed = game.parse_move(&name).expect("a legal move");
+            let parsed = game
+                .parse_move(&agon_move_of_mcgs(mv))
+                .expect("a legal move");
             game.make_move(parsed);
         }
         assert_eq!(cells(&game.format_position()), cells(position), "{line}");
@@ -683,17 +689,6 @@ fn the_readme_rows_of_two_ply_6x6_positions_are_the_journals() {
         results.insert(cells[0], cells);
     }
     let settings = ClobberSettings::new(6, 6).unwrap();
-    // MCGS's a5b5 is agon's a2-b2 (agon counts rows from the bottom).
-    let agon_name = |mv: &str| {
-        let b = mv.as_bytes();
-        format!(
-            "{}{}-{}{}",
-            char::from(b[0]),
-            7 - (b[1] - b'0'),
-            char::from(b[2]),
-            7 - (b[3] - b'0')
-        )
-    };
     let mut rows = 0;
     for row in table.lines().skip(2) {
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
@@ -710,7 +705,9 @@ fn the_readme_rows_of_two_ply_6x6_positions_are_the_journals() {
             Clobber::parse_position(&settings, "bwbwbw/wbwbwb/bwbwbw/wbwbwb/bwbwbw/wbwbwb b")
                 .unwrap();
         for mv in moves.split_whitespace().chain([best]) {
-            let parsed = game.parse_move(&agon_name(mv)).expect("a legal move");
+            let parsed = game
+                .parse_move(&agon_move_of_mcgs(mv))
+                .expect("a legal move");
             game.make_move(parsed);
         }
         let name = format!("{}-{best}.journal", moves.replace(' ', "-"));
