@@ -78,6 +78,9 @@ pub struct Selectivity {
     /// Reverse futility pruning: near the leaves, a node whose static evaluation is above
     /// beta by a margin per ply left is cut.
     pub futility: bool,
+    /// Single-reply extension: a node with one move to search searches it a ply deeper
+    /// (gomoku: the block of a four). Exact: it prunes nothing.
+    pub single_reply: bool,
 }
 
 impl Selectivity {
@@ -87,6 +90,7 @@ impl Selectivity {
         late_pruning: false,
         null_move: false,
         futility: false,
+        single_reply: false,
     };
 }
 
@@ -367,6 +371,14 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// per game. Default: [`Selectivity::NONE`].
     fn selectivity() -> Selectivity {
         Selectivity::NONE
+    }
+
+    /// Whether the default search may use the inexact pruning of [`Game::selectivity`]
+    /// in a search from this position (read once per search; today late move reductions
+    /// only): a game whose small boards must stay exact to the search's depth says no
+    /// there. Default: yes.
+    fn inexact_pruning_here(&self) -> bool {
+        true
     }
 
     /// Whether the default search, at a cutoff, takes from the history of the quiet moves

@@ -90,7 +90,8 @@ pub trait Prover<G: Game>: Send {
     }
 
     /// Proves the value of `pos` without naming a move (cheaper), for a node inside the
-    /// search; `None` when the limits ended the attempt first.
+    /// search; `None` when it proves nothing: the limits ended the attempt first, or a
+    /// method that proves wins only (gomoku's VCF) found none.
     fn prove_node(&mut self, pos: &G, limits: &ProofLimits<'_>) -> Option<Proof<G::Move>>;
 
     /// The share of the move's time worth spending on a proof of `pos` at the root, before

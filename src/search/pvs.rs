@@ -64,7 +64,11 @@ use crate::prover::{Proof, ProofLimits, Prover};
 /// Parameters of the inexact pruning.
 #[derive(Clone, Debug)]
 struct Tuning {
+    /// Late move reductions in this search: [`Tuning::may_reduce`] where the position
+    /// allows them ([`Game::inexact_pruning_here`]).
     reductions: bool,
+    /// Late move reductions allowed by the game and the knobs.
+    may_reduce: bool,
     lmr_min_index: usize,
     lmr_table: Vec<[i32; 64]>,
     late_pruning: bool,
@@ -86,6 +90,8 @@ struct Tuning {
     /// Late move reductions at the root too, [`ROOT_LMR_LESS`] plies less than in the
     /// tree.
     root_reductions: bool,
+    /// See [`Selectivity::single_reply`].
+    single_reply: bool,
 }
 
 impl Tuning {
@@ -106,6 +112,7 @@ impl Tuning {
             .collect();
         Tuning {
             reductions: sel.reductions && knob("LMR", 1) == 1,
+            may_reduce: sel.reductions && knob("LMR", 1) == 1,
             lmr_min_index: knob("LMR_INDEX", 3) as usize,
             lmr_table,
             late_pruning: sel.late_pruning && knob("LMP", 1) == 1,
@@ -127,6 +134,7 @@ impl Tuning {
             },
             futility_margin: knob("RFP_MARGIN", 150),
             root_reductions: knob("ROOT_LMR", 1) == 1,
+            single_reply: sel.single_reply && knob("SINGLE_REPLY", 1) == 1,
         }
     }
 
@@ -303,16 +311,18 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     }
 
     /// The same searcher without the game's proofs without search ([`Game::forced`]),
-    /// without its solver and without inexact pruning ([`Game::selectivity`]): it then
+    /// without its solver, without inexact pruning and extensions ([`Game::selectivity`]): it then
     /// computes exactly the minimax value of the tree to the given depth, as the plain
     /// searchers do (the tests compare them).
     pub fn without_forced(mut self) -> Self {
         self.use_forced = false;
         self.prover = None;
         self.tuning.reductions = false;
+        self.tuning.may_reduce = false;
         self.tuning.late_pruning = false;
         self.tuning.null_move = false;
         self.tuning.futility_depth = 0;
+        self.tuning.single_reply = false;
         self
     }
 
@@ -633,7 +643,8 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
             };
             let undo = pos.make_move(mv);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control)
+                let extension = i32::from(self.tuning.single_reply && generated.len() == 1);
+                -self.negamax(pos, depth - 1 + extension, ply + 1, -beta, -alpha, control)
             } else {
                 self.search_later(pos, depth, ply + 1, alpha, beta, reduction, control)
             };
@@ -918,6 +929,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             .tuning
             .history_malus
             .unwrap_or_else(|| pos.history_malus());
+        self.tuning.reductions = self.tuning.may_reduce && pos.inexact_pruning_here();
         let Budget {
             soft,
             hard,

@@ -131,8 +131,132 @@ fn centrality(pos: &Mnk, cell: usize) -> i32 {
     (m + n) - (dr + dc) / 2
 }
 
+/// What a stone on an empty square is worth to the side to move, through one window
+/// holding stones of one side only, by the stones that window still misses after it
+/// (`[0]`: the stone completes a line).
+const ATTACK: [i32; 5] = [1_000_000, 2_000, 120, 12, 2];
+/// The same for a window of the opponent's that the stone spoils: `[0]` blocks a line
+/// one stone short.
+const DEFEND: [i32; 5] = [500_000, 1_600, 90, 8, 1];
+
+/// How much a stone of the side to move on the empty square `cell` makes of its own
+/// windows and spoils of the opponent's: the sum over the windows through it of
+/// [`ATTACK`] and [`DEFEND`] by the stones each still misses. A window with both
+/// sides' stones counts nothing.
+fn candidate_score(pos: &Mnk, cell: usize) -> i32 {
+    let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+    let k = pos.settings.k;
+    let g = &pos.geometry;
+    let mut score = 0;
+    for &w in &g.cell_windows[g.cell_start[cell] as usize..g.cell_start[cell + 1] as usize] {
+        let c = pos.counts[w as usize];
+        let (own, opp) = (c[me] as usize, c[them] as usize);
+        if opp == 0 {
+            score += ATTACK[(k - own - 1).min(ATTACK.len() - 1)];
+        } else if own == 0 {
+            score += DEFEND[(k - opp - 1).min(DEFEND.len() - 1)];
+        }
+    }
+    score
+}
+
+/// Of the candidate squares `out[from..]`, keeps the ones worth searching, best first:
+/// the squares that complete a line if there are any; else the squares that block the
+/// opponent's lines one stone short if there are any (every other move loses at once);
+/// else, when the opponent can make an open four, every square that meets it
+/// ([`open_four_answers`]); else the [`candidates`] squares of the highest
+/// [`candidate_score`]. Inexact (the last): for the default search on large boards only.
+pub(super) fn keep_candidates(pos: &Mnk, out: &mut Vec<MnkMove>, from: usize) {
+    let mut scored: Vec<(i32, MnkMove)> = out[from..]
+        .iter()
+        .map(|&mv| (candidate_score(pos, mv.0 as usize), mv))
+        .collect();
+    scored.sort_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv));
+    // Under the exact rule a full window may be an overline, which wins nothing.
+    let best = match pos.settings.exact {
+        false => scored.first().map_or(0, |&(s, _)| s),
+        true => 0,
+    };
+    let keep = if best >= ATTACK[0] {
+        scored.iter().take_while(|&&(s, _)| s >= ATTACK[0]).count()
+    } else if best >= DEFEND[0] {
+        scored.iter().take_while(|&&(s, _)| s >= DEFEND[0]).count()
+    } else if !pos.settings.exact && pos.settings.k >= 3 {
+        match open_four_answers(pos) {
+            // Every answer: the others lose, and these are few.
+            Some(answers) => {
+                scored.retain(|&(_, mv)| answers[mv.0 as usize]);
+                scored.len()
+            }
+            None => candidates().min(scored.len()),
+        }
+    } else {
+        candidates().min(scored.len())
+    };
+    out.truncate(from);
+    out.extend(scored[..keep].iter().map(|&(_, mv)| mv));
+}
+
+/// When the opponent (not to move, with no line one stone short) can make an *open
+/// four* next move (a stone after which two different squares complete `k` in a row),
+/// the squares where a move does not lose to it: those of the opponent's windows two
+/// stones short (only a stone there spoils one of the fours it makes) and of the side to
+/// move's (a four of its own, which must be answered first). Any other move lets the
+/// opponent make the open four, and the side to move, with no four, cannot complete a
+/// line before it. `None` when the opponent has no such square. Freestyle only: under
+/// the exact rule a four's square may make an overline.
+#[cfg(test)]
+pub(super) fn open_four_answers_apply(pos: &Mnk) -> bool {
+    let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+    pos.threats(me) == 0 && pos.threats(them) == 0 && open_four_answers(pos).is_some()
+}
+
+fn open_four_answers(pos: &Mnk) -> Option<Vec<bool>> {
+    let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+    let k = pos.settings.k;
+    // The opponent's squares seen in its windows two short, with the other empty square
+    // of the first such window.
+    let mut seen: Vec<(u16, u16)> = Vec::new();
+    let mut open_four = false;
+    let mut answers = vec![false; pos.cells.len()];
+    for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
+        let c = pos.counts[w];
+        let side = if c[them] as usize + 2 == k && c[me] == 0 {
+            them
+        } else if c[me] as usize + 2 == k && c[them] == 0 {
+            me
+        } else {
+            continue;
+        };
+        let mut empty = window.iter().copied().filter(|&x| pos.cells[x as usize] == 0);
+        let (Some(a), Some(b)) = (empty.next(), empty.next()) else {
+            continue;
+        };
+        answers[a as usize] = true;
+        answers[b as usize] = true;
+        if side == them && !open_four {
+            for (square, gap) in [(a, b), (b, a)] {
+                match seen.iter().find(|&&(s, _)| s == square) {
+                    None => seen.push((square, gap)),
+                    Some(&(_, first)) => open_four |= first != gap,
+                }
+            }
+        }
+    }
+    open_four.then_some(answers)
+}
+
+/// How many squares [`keep_candidates`] keeps when nothing is forced.
+fn candidates() -> usize {
+    static WIDTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WIDTH.get_or_init(|| crate::search::knob("MNK_WIDTH", 16).max(1) as usize)
+}
+
 pub(super) fn order_hint(pos: &Mnk, mv: MnkMove) -> i32 {
     let cell = mv.0 as usize;
+    if pos.cells.len() > super::NEAR_ONLY_ABOVE {
+        return candidate_score(pos, cell);
+    }
     let (m, n) = (pos.settings.m as isize, pos.settings.n as isize);
     let (row, col) = ((cell as isize) / m, (cell as isize) % m);
     let mut neighbours = 0;

@@ -373,6 +373,31 @@ impl Mnk {
         self.open[side][1]
     }
 
+    /// Appends the empty squares within two steps (across, down or diagonally) of a
+    /// stone, in square order: a square that blocks or completes a line one stone short
+    /// is always next to a stone of its line, and so is every empty square of a window
+    /// two stones short.
+    fn near_squares(&self, out: &mut Vec<MnkMove>) {
+        let (m, n) = (self.settings.m, self.settings.n);
+        let mut near = [false; MAX_CELLS];
+        for (cell, &c) in self.cells.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let (row, col) = (cell / m, cell % m);
+            for r in row.saturating_sub(NEAR)..=(row + NEAR).min(n - 1) {
+                for c in col.saturating_sub(NEAR)..=(col + NEAR).min(m - 1) {
+                    near[r * m + c] = true;
+                }
+            }
+        }
+        out.extend(
+            (0..m * n)
+                .filter(|&cell| near[cell] && self.cells[cell] == 0)
+                .map(|cell| MnkMove(cell as u16)),
+        );
+    }
+
     /// Rebuilds window counts and line statistics from the cells.
     pub(super) fn recompute_windows(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = [0, 0]);
@@ -387,6 +412,22 @@ impl Mnk {
 }
 
 impl Game for Mnk {
+    /// The single-reply extension (on large boards the block of a four is often the one
+    /// move [`Game::search_moves`] leaves), and late move reductions on large boards only
+    /// ([`Game::inexact_pruning_here`]), so that the small boards stay exact to the
+    /// search's depth.
+    fn selectivity() -> crate::game::Selectivity {
+        crate::game::Selectivity {
+            single_reply: true,
+            reductions: true,
+            ..crate::game::Selectivity::NONE
+        }
+    }
+
+    fn inexact_pruning_here(&self) -> bool {
+        self.cells.len() > NEAR_ONLY_ABOVE
+    }
+
     fn prover(memory: usize) -> Option<Box<dyn crate::prover::Prover<Self>>> {
         Some(Box::new(solve::ThreatProver::new(memory)))
     }
@@ -573,35 +614,21 @@ impl Game for Mnk {
     }
 
     /// On boards of more than [`NEAR_ONLY_ABOVE`] squares, the empty squares within two
-    /// steps (across, down or diagonally) of a stone, as gomoku engines search: a square
-    /// that blocks or completes a line one stone short is always next to a stone of its
-    /// line, so no forced move is left out. The empty board: every square.
+    /// steps of a stone ([`Mnk::near_squares`]), narrowed as gomoku engines do: a line's
+    /// last square if there is one, else the blocks of the opponent's, else every answer
+    /// to an open four in the making, else the 16 best of them by what they make and
+    /// spoil (`eval::keep_candidates`). The empty board: every square.
     fn search_moves(&self, out: &mut Vec<MnkMove>) {
         let (m, n) = (self.settings.m, self.settings.n);
         if m * n <= NEAR_ONLY_ABOVE || self.filled == 0 || self.outcome.is_some() {
             return self.generate_moves(out);
         }
-        let mut near = [false; MAX_CELLS];
-        for (cell, &c) in self.cells.iter().enumerate() {
-            if c == 0 {
-                continue;
-            }
-            let (row, col) = (cell / m, cell % m);
-            for r in row.saturating_sub(NEAR)..=(row + NEAR).min(n - 1) {
-                for c in col.saturating_sub(NEAR)..=(col + NEAR).min(m - 1) {
-                    near[r * m + c] = true;
-                }
-            }
-        }
         let before = out.len();
-        out.extend(
-            (0..m * n)
-                .filter(|&cell| near[cell] && self.cells[cell] == 0)
-                .map(|cell| MnkMove(cell as u16)),
-        );
+        self.near_squares(out);
         if out.len() == before {
-            self.generate_moves(out);
+            return self.generate_moves(out);
         }
+        eval::keep_candidates(self, out, before);
     }
 
     /// A window one stone short of k with its last square empty wins next move; two
@@ -786,24 +813,150 @@ mod tests {
     #[test]
     fn gomoku_searches_the_squares_near_the_stones() {
         let gomoku = MnkSettings::new(15, 15, 5);
-        let moves = |pos: &Mnk| {
+        let near = |pos: &Mnk| {
+            let mut out = Vec::new();
+            pos.near_squares(&mut out);
+            out
+        };
+        let searched = |pos: &Mnk| {
             let mut out = Vec::new();
             pos.search_moves(&mut out);
             out
         };
-        assert_eq!(moves(&Mnk::start(&gomoku)).len(), 225);
+        assert_eq!(searched(&Mnk::start(&gomoku)).len(), 225);
         let mut pos = Mnk::start(&gomoku);
         pos.make_move(pos.parse_move("h8").unwrap());
-        assert_eq!(moves(&pos).len(), 24, "5x5 around h8 but h8");
+        assert_eq!(near(&pos).len(), 24, "5x5 around h8 but h8");
         pos.make_move(pos.parse_move("a1").unwrap());
-        let near = moves(&pos);
-        assert_eq!(near.len(), 24 + 8, "and 3x3 around a1 in the corner, but a1");
-        assert!(near.contains(&pos.parse_move("c3").unwrap()));
-        assert!(!near.contains(&pos.parse_move("d4").unwrap()));
+        let around = near(&pos);
+        assert_eq!(around.len(), 24 + 8, "and 3x3 around a1 in the corner, but a1");
+        assert!(around.contains(&pos.parse_move("c3").unwrap()));
+        assert!(!around.contains(&pos.parse_move("d4").unwrap()));
+        // Nothing forced: the 16 best of them, every one near.
+        let kept = searched(&pos);
+        assert_eq!(kept.len(), 16);
+        assert!(kept.iter().all(|mv| around.contains(mv)));
+        // Next to the lone stone, on one of its lines, beats two steps off its lines.
+        let rank = |text: &str| kept.iter().position(|&mv| mv == pos.parse_move(text).unwrap());
+        assert!(rank("i8").unwrap() < rank("j9").map_or(usize::MAX, |r| r));
         // Boards the threat solver takes whole keep every move.
         let mut small = Mnk::start(&MnkSettings::new(8, 8, 5));
         small.make_move(small.parse_move("a1").unwrap());
-        assert_eq!(moves(&small).len(), 63);
+        assert_eq!(searched(&small).len(), 63);
+    }
+
+    /// Plays `moves` (x first) on a 15x15 five-in-a-row board.
+    fn gomoku_after(moves: &str) -> Mnk {
+        let mut pos = Mnk::start(&MnkSettings::new(15, 15, 5));
+        for text in moves.split_whitespace() {
+            pos.make_move(pos.parse_move(text).unwrap());
+        }
+        pos
+    }
+
+    fn searched_names(pos: &Mnk) -> Vec<String> {
+        let mut out = Vec::new();
+        pos.search_moves(&mut out);
+        let mut names: Vec<String> = out.iter().map(|&mv| pos.format_move(mv)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_line_to_complete_or_to_block_is_all_that_is_searched() {
+        // x: h8 i8 j8 k8, o to move with stones elsewhere: g8 and l8 both block, and o
+        // loses either way, but nothing else is even a try.
+        let pos = gomoku_after("h8 h10 i8 c3 j8 m12 k8");
+        assert_eq!(searched_names(&pos), ["g8", "l8"]);
+        // o also has four in a row (c3 c4 c5 c6): completing it wins, and comes first.
+        let pos = gomoku_after("h8 c3 i8 c4 j8 c5 k8 c6 a15");
+        assert_eq!(searched_names(&pos), ["c2", "c7"]);
+        // Under the exact rule an overline wins nothing, so nothing is narrowed that way.
+        let mut exact = MnkSettings::new(15, 15, 5);
+        exact.exact = true;
+        let mut pos = Mnk::start(&exact);
+        for text in "h8 h10 i8 c3 j8 m12 k8".split_whitespace() {
+            pos.make_move(pos.parse_move(text).unwrap());
+        }
+        let mut out = Vec::new();
+        pos.search_moves(&mut out);
+        assert_eq!(out.len(), 16);
+    }
+
+    /// The squares where `pos`'s side to move completes a line (by the rules: the move
+    /// is made and the outcome read).
+    fn winning_squares_by_rules(pos: &mut Mnk) -> Vec<MnkMove> {
+        let mut near = Vec::new();
+        pos.near_squares(&mut near);
+        near.into_iter()
+            .filter(|&mv| {
+                pos.make_move(mv);
+                let won = matches!(pos.outcome(), Some(Outcome::Win(_)));
+                pos.unmake_move(mv, ());
+                won
+            })
+            .collect()
+    }
+
+    /// Whether the side to move in `pos` wins within three plies whatever the other
+    /// side does: at once, or by a move after which the opponent cannot complete a line
+    /// and has two different squares of the side's to block. From the rules alone.
+    fn wins_in_three_by_rules(pos: &mut Mnk) -> bool {
+        if !winning_squares_by_rules(pos).is_empty() {
+            return true;
+        }
+        let mut near = Vec::new();
+        pos.near_squares(&mut near);
+        near.into_iter().any(|mv| {
+            pos.make_move(mv);
+            let defender_wins = !winning_squares_by_rules(pos).is_empty();
+            let mut passed = pos.clone();
+            passed.to_move = passed.to_move.other();
+            let threats = winning_squares_by_rules(&mut passed).len();
+            pos.unmake_move(mv, ());
+            !defender_wins && threats >= 2
+        })
+    }
+
+    /// Every square that `search_moves` leaves out when the opponent can make an open
+    /// four loses to it, by the rules: on random games, at every position where the
+    /// narrowing applies, near squares left out (up to 12) are tried and the opponent is
+    /// shown to win within three plies after each.
+    #[test]
+    fn the_squares_left_out_against_an_open_four_all_lose() {
+        let mut state = 0x6f70_656e_u64;
+        let mut checked = 0;
+        for _game in 0..6 {
+            let mut pos = Mnk::start(&MnkSettings::new(15, 15, 5));
+            pos.make_move(pos.parse_move("h8").unwrap());
+            for _ply in 0..40 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let mut near = Vec::new();
+                pos.near_squares(&mut near);
+                if eval::open_four_answers_apply(&pos) {
+                    let mut kept = Vec::new();
+                    pos.search_moves(&mut kept);
+                    assert!(!kept.is_empty());
+                    for &mv in near.iter().filter(|mv| !kept.contains(mv)).take(12) {
+                        pos.make_move(mv);
+                        assert!(
+                            wins_in_three_by_rules(&mut pos),
+                            "{} {}: the opponent does not win in three",
+                            pos.format_position(),
+                            pos.format_move(mv)
+                        );
+                        pos.unmake_move(mv, ());
+                        checked += 1;
+                    }
+                }
+                let (next, r) = crate::zobrist::splitmix64(state);
+                state = next;
+                pos.make_move(near[(r % near.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 50, "only {checked} squares left out were checked");
     }
 
     #[test]

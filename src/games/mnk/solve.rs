@@ -927,8 +927,8 @@ impl<B: Bits> Solver<B> {
 /// a VCF of the side to move is a proved win; when the opponent has one, the root moves
 /// after which it still has one are proved losing ([`crate::prover::Prover::refuted`]),
 /// and all of them a proved loss. It proves no distances: the search scores its proofs
-/// with the bound of [`crate::prover::Prover::max_plies`], the empty squares. It takes no
-/// nodes inside the search (measured: see `in_search`).
+/// with the bound of [`crate::prover::Prover::max_plies`], the empty squares. Inside the
+/// search it takes the VCF boards' nodes only, with a small VCF (see `in_search`).
 pub struct ThreatProver {
     solver: Option<Solver>,
     memory: Budget,
@@ -1047,6 +1047,16 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
         limits: &crate::prover::ProofLimits<'_>,
     ) -> Option<crate::prover::Proof<super::MnkMove>> {
         use crate::prover::Proof;
+        if ThreatProver::for_vcf(pos) {
+            let fours = super::vcf::MAX_FOURS;
+            return self
+                .vcf
+                .find(pos, fours, limits.nodes, limits.deadline, limits.stop)
+                .map(|_| Proof::Win {
+                    mv: None,
+                    plies: None,
+                });
+        }
         self.attempt(pos, limits, |solver| {
             Ok(if solver.side_to_move_wins(pos, limits.stop)? {
                 Proof::Win {
@@ -1073,8 +1083,13 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
         }
     }
 
-    fn in_search(&self, _pos: &Mnk) -> Option<u64> {
-        None
+    /// On the VCF boards, a VCF of the side to move of at most [`vcf_in_search`] nodes,
+    /// where it has a window two stones short to make a four of (a VCF found is a won
+    /// leaf; none found proves nothing, and the node is searched). Elsewhere none: the
+    /// solver inside the search measured worse.
+    fn in_search(&self, pos: &Mnk) -> Option<u64> {
+        (ThreatProver::for_vcf(pos) && pos.open[pos.to_move.index()][2] > 0)
+            .then(vcf_in_search)
     }
 
     fn max_plies(&self, pos: &Mnk) -> u32 {
@@ -1094,6 +1109,12 @@ impl crate::prover::Prover<Mnk> for ThreatProver {
     fn refuted(&self) -> Vec<super::MnkMove> {
         self.refuted.clone()
     }
+}
+
+/// The node budget of a VCF inside the search (see [`ThreatProver::in_search`]).
+fn vcf_in_search() -> u64 {
+    static NODES: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NODES.get_or_init(|| crate::search::knob("VCF_NODES", 64).max(1) as u64)
 }
 
 /// Steps a pairing search may take before it gives up (a step: one cover tried where a

@@ -70,6 +70,31 @@ fn winning_squares(pos: &Mnk, side: usize, cap: usize, out: &mut Vec<u16>) {
     }
 }
 
+/// The distinct empty squares completing windows through `cell` that hold `k - 1`
+/// stones of `side` and none of the other's (at most 2).
+fn squares_through(pos: &Mnk, cell: u16, side: usize, out: &mut Vec<u16>) {
+    out.clear();
+    let k = pos.settings.k;
+    let g = &pos.geometry;
+    let range = g.cell_start[cell as usize] as usize..g.cell_start[cell as usize + 1] as usize;
+    for &w in &g.cell_windows[range] {
+        let w = w as usize;
+        let (own, other) = counts(pos, w, side);
+        if own + 1 != k || other != 0 {
+            continue;
+        }
+        let window = &g.windows[w * k..(w + 1) * k];
+        if let Some(&gap) = window.iter().find(|&&c| pos.cells[c as usize] == 0) {
+            if !out.contains(&gap) {
+                out.push(gap);
+                if out.len() >= 2 {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 impl Vcf {
     /// A search with an empty table.
     pub fn new() -> Vcf {
@@ -177,7 +202,9 @@ impl Vcf {
         for c in candidates {
             let mv = MnkMove(c);
             pos.make_move(mv);
-            winning_squares(pos, me, 2, &mut gaps);
+            // The attacker had no four before (it would have won), so its fours now
+            // all run through the stone just played.
+            squares_through(pos, c, me, &mut gaps);
             let found = match gaps.as_slice() {
                 // Not a four after all (cannot happen: the candidates are fours).
                 [] => false,
@@ -215,7 +242,7 @@ impl Vcf {
     /// in two such windows (a double four, or a four and more) come first.
     fn four_moves(&self, pos: &Mnk, me: usize, forced: Option<u16>) -> Vec<u16> {
         let k = pos.settings.k;
-        let mut hits: FxHashMap<u16, u32> = FxHashMap::default();
+        let mut list: Vec<(u16, u32)> = Vec::new();
         for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
             let (own, other) = counts(pos, w, me);
             if own + 2 != k || other != 0 {
@@ -223,11 +250,13 @@ impl Vcf {
             }
             for &c in window {
                 if pos.cells[c as usize] == 0 && forced.is_none_or(|f| f == c) {
-                    *hits.entry(c).or_default() += 1;
+                    match list.iter_mut().find(|(square, _)| *square == c) {
+                        Some((_, n)) => *n += 1,
+                        None => list.push((c, 1)),
+                    }
                 }
             }
         }
-        let mut list: Vec<(u16, u32)> = hits.into_iter().collect();
         list.sort_unstable_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
         list.into_iter().map(|(c, _)| c).collect()
     }

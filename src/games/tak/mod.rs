@@ -1360,6 +1360,7 @@ impl Game for Tak {
             late_pruning: true,
             null_move: true,
             futility: true,
+            single_reply: false,
         }
     }
 
