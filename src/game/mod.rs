@@ -374,9 +374,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Whether the default search may use the inexact pruning of [`Game::selectivity`]
-    /// in a search from this position (read once per search; today late move reductions
-    /// only): a game whose small boards must stay exact to the search's depth says no
-    /// there. Default: yes.
+    /// (all of it: reductions, late move pruning, null moves, futility) in a search from
+    /// this position, read once per search: a game whose small boards must stay exact to
+    /// the search's depth says no there. Default: yes.
     fn inexact_pruning_here(&self) -> bool {
         true
     }

@@ -61,14 +61,31 @@ use super::{
 use crate::game::{Forced, Game, Outcome};
 use crate::prover::{Proof, ProofLimits, Prover};
 
-/// Parameters of the inexact pruning.
+/// The inexact pruning that the game ([`Game::selectivity`]) and the knobs allow.
+#[derive(Clone, Copy, Debug)]
+struct Allowed {
+    reductions: bool,
+    late_pruning: bool,
+    null_move: bool,
+    futility_depth: i32,
+}
+
+impl Allowed {
+    const NONE: Allowed = Allowed {
+        reductions: false,
+        late_pruning: false,
+        null_move: false,
+        futility_depth: 0,
+    };
+}
+
+/// Parameters of the inexact pruning. `reductions`, `late_pruning`, `null_move` and
+/// `futility_depth` are this search's: `allowed` where the root position allows inexact
+/// pruning ([`Game::inexact_pruning_here`], see [`Tuning::for_position`]), else off.
 #[derive(Clone, Debug)]
 struct Tuning {
-    /// Late move reductions in this search: [`Tuning::may_reduce`] where the position
-    /// allows them ([`Game::inexact_pruning_here`]).
+    allowed: Allowed,
     reductions: bool,
-    /// Late move reductions allowed by the game and the knobs.
-    may_reduce: bool,
     lmr_min_index: usize,
     lmr_table: Vec<[i32; 64]>,
     late_pruning: bool,
@@ -110,12 +127,22 @@ impl Tuning {
                 row
             })
             .collect();
-        Tuning {
+        let allowed = Allowed {
             reductions: sel.reductions && knob("LMR", 1) == 1,
-            may_reduce: sel.reductions && knob("LMR", 1) == 1,
+            late_pruning: sel.late_pruning && knob("LMP", 1) == 1,
+            null_move: sel.null_move && knob("NMP", 1) == 1,
+            futility_depth: if sel.futility {
+                knob("RFP_DEPTH", 2)
+            } else {
+                0
+            },
+        };
+        Tuning {
+            allowed,
+            reductions: allowed.reductions,
             lmr_min_index: knob("LMR_INDEX", 3) as usize,
             lmr_table,
-            late_pruning: sel.late_pruning && knob("LMP", 1) == 1,
+            late_pruning: allowed.late_pruning,
             lmp_depth: knob("LMP_DEPTH", 2),
             lmp_base: knob("LMP_BASE", 8) as usize,
             lmp_scale: knob("LMP_SCALE", 8) as usize,
@@ -124,18 +151,24 @@ impl Tuning {
                 -1 => None,
                 k => Some(k == 1),
             },
-            null_move: sel.null_move && knob("NMP", 1) == 1,
+            null_move: allowed.null_move,
             null_base: knob("NMP_BASE", 2),
             null_div: knob("NMP_DIV", 6).max(1),
-            futility_depth: if sel.futility {
-                knob("RFP_DEPTH", 2)
-            } else {
-                0
-            },
+            futility_depth: allowed.futility_depth,
             futility_margin: knob("RFP_MARGIN", 150),
             root_reductions: knob("ROOT_LMR", 1) == 1,
             single_reply: sel.single_reply && knob("SINGLE_REPLY", 1) == 1,
         }
+    }
+
+    /// Turns the allowed inexact pruning on for a search from a position that allows it
+    /// (`here`), off for one that does not.
+    fn for_position(&mut self, here: bool) {
+        let on = if here { self.allowed } else { Allowed::NONE };
+        self.reductions = on.reductions;
+        self.late_pruning = on.late_pruning;
+        self.null_move = on.null_move;
+        self.futility_depth = on.futility_depth;
     }
 
     /// The late move reduction of the move at `index` in the order at `depth`: the
@@ -317,11 +350,8 @@ impl<G: Game, T: TtAccess<G::Move>> Pvs<G, T> {
     pub fn without_forced(mut self) -> Self {
         self.use_forced = false;
         self.prover = None;
-        self.tuning.reductions = false;
-        self.tuning.may_reduce = false;
-        self.tuning.late_pruning = false;
-        self.tuning.null_move = false;
-        self.tuning.futility_depth = 0;
+        self.tuning.allowed = Allowed::NONE;
+        self.tuning.for_position(false);
         self.tuning.single_reply = false;
         self
     }
@@ -929,7 +959,7 @@ impl<G: Game, T: TtAccess<G::Move>> Searcher<G> for Pvs<G, T> {
             .tuning
             .history_malus
             .unwrap_or_else(|| pos.history_malus());
-        self.tuning.reductions = self.tuning.may_reduce && pos.inexact_pruning_here();
+        self.tuning.for_position(pos.inexact_pruning_here());
         let Budget {
             soft,
             hard,
@@ -1360,6 +1390,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn inexact_pruning_is_turned_on_only_where_the_position_allows_it() {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let control = Control::new(&stop);
+        let mnk = |spec: &[i64]| Mnk::start(&Mnk::settings(spec).unwrap());
+        let heuristic = Mnk::heuristics()[0].1;
+        let mut s = Pvs::<Mnk>::new(heuristic, 8, Duration::ZERO);
+        let mut reduces = |mut pos: Mnk| {
+            s.search(&mut pos, &Limits::depth(2), &control, &mut |_| {});
+            s.tuning.reductions
+        };
+        // Gomoku reduces; tic-tac-toe, searched next by the same searcher, stays exact.
+        let mut gomoku = mnk(&[15, 15, 5]);
+        gomoku.make_move(gomoku.parse_move("h8").unwrap());
+        assert!(reduces(gomoku.clone()));
+        assert!(!reduces(mnk(&[3, 3, 3])));
+        assert!(reduces(gomoku.clone()));
+        // The exact searcher never does.
+        let mut exact = Pvs::<Mnk>::new(heuristic, 8, Duration::ZERO).without_forced();
+        exact.search(&mut gomoku, &Limits::depth(2), &control, &mut |_| {});
+        assert!(!exact.tuning.reductions && !exact.tuning.single_reply);
     }
 
     #[test]

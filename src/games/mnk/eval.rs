@@ -1,7 +1,7 @@
 //! m,n,k heuristics. Every window of k squares in a line that holds stones of one side
 //! only is a potential line for that side; the more stones it holds, the more it is worth.
 
-use super::{Mnk, MnkMove};
+use super::{Mnk, MnkMove, MAX_CELLS};
 use crate::game::Side;
 
 /// The named m,n,k heuristics.
@@ -172,24 +172,18 @@ pub(super) fn keep_candidates(pos: &Mnk, out: &mut Vec<MnkMove>, from: usize) {
         .map(|&mv| (candidate_score(pos, mv.0 as usize), mv))
         .collect();
     scored.sort_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv));
-    // Under the exact rule a full window may be an overline, which wins nothing.
-    let best = match pos.settings.exact {
-        false => scored.first().map_or(0, |&(s, _)| s),
-        true => 0,
-    };
+    // Under the exact rule a full window may be an overline, which wins nothing, and an
+    // open four's square too: nothing is narrowed by lines there.
+    let freestyle = !pos.settings.exact;
+    let best = if freestyle { scored.first().map_or(0, |&(s, _)| s) } else { 0 };
     let keep = if best >= ATTACK[0] {
         scored.iter().take_while(|&&(s, _)| s >= ATTACK[0]).count()
     } else if best >= DEFEND[0] {
         scored.iter().take_while(|&&(s, _)| s >= DEFEND[0]).count()
-    } else if !pos.settings.exact && pos.settings.k >= 3 {
-        match open_four_answers(pos) {
-            // Every answer: the others lose, and these are few.
-            Some(answers) => {
-                scored.retain(|&(_, mv)| answers[mv.0 as usize]);
-                scored.len()
-            }
-            None => candidates().min(scored.len()),
-        }
+    } else if let Some(answers) = open_four_answers(pos).filter(|_| freestyle) {
+        // Every answer: the others lose, and these are few.
+        scored.retain(|&(_, mv)| answers[mv.0 as usize]);
+        scored.len()
     } else {
         candidates().min(scored.len())
     };
@@ -197,28 +191,37 @@ pub(super) fn keep_candidates(pos: &Mnk, out: &mut Vec<MnkMove>, from: usize) {
     out.extend(scored[..keep].iter().map(|&(_, mv)| mv));
 }
 
-/// When the opponent (not to move, with no line one stone short) can make an *open
-/// four* next move (a stone after which two different squares complete `k` in a row),
-/// the squares where a move does not lose to it: those of the opponent's windows two
-/// stones short (only a stone there spoils one of the fours it makes) and of the side to
-/// move's (a four of its own, which must be answered first). Any other move lets the
-/// opponent make the open four, and the side to move, with no four, cannot complete a
-/// line before it. `None` when the opponent has no such square. Freestyle only: under
-/// the exact rule a four's square may make an overline.
+/// Whether [`keep_candidates`] narrows `pos` to the answers to an open four: freestyle,
+/// no line one stone short on the board, and an open four in the opponent's making.
 #[cfg(test)]
 pub(super) fn open_four_answers_apply(pos: &Mnk) -> bool {
     let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
-    pos.threats(me) == 0 && pos.threats(them) == 0 && open_four_answers(pos).is_some()
+    !pos.settings.exact
+        && pos.threats(me) == 0
+        && pos.threats(them) == 0
+        && open_four_answers(pos).is_some()
 }
 
-fn open_four_answers(pos: &Mnk) -> Option<Vec<bool>> {
+/// When the opponent (not to move, with no line one stone short) can make an *open
+/// four* next move (a stone after which two different squares complete `k` in a row),
+/// the squares where a move does not lose to it, marked by square: those of the
+/// opponent's windows two stones short (only a stone there spoils one of the fours it
+/// makes) and of the side to move's (a four of its own, which must be answered first).
+/// Any other move lets the opponent make the open four, and the side to move, with no
+/// four, cannot complete a line before it. `None` when the opponent has no such square
+/// (and for `k` under 3). Freestyle only: under the exact rule a four's square may make
+/// an overline.
+fn open_four_answers(pos: &Mnk) -> Option<[bool; MAX_CELLS]> {
     let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
     let k = pos.settings.k;
+    if k < 3 {
+        return None;
+    }
     // The opponent's squares seen in its windows two short, with the other empty square
     // of the first such window.
     let mut seen: Vec<(u16, u16)> = Vec::new();
     let mut open_four = false;
-    let mut answers = vec![false; pos.cells.len()];
+    let mut answers = [false; MAX_CELLS];
     for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
         let c = pos.counts[w];
         let side = if c[them] as usize + 2 == k && c[me] == 0 {

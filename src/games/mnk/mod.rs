@@ -838,7 +838,7 @@ mod tests {
         assert!(kept.iter().all(|mv| around.contains(mv)));
         // Next to the lone stone, on one of its lines, beats two steps off its lines.
         let rank = |text: &str| kept.iter().position(|&mv| mv == pos.parse_move(text).unwrap());
-        assert!(rank("i8").unwrap() < rank("j9").map_or(usize::MAX, |r| r));
+        assert!(rank("i8").unwrap() < rank("j9").unwrap_or(usize::MAX));
         // Boards the threat solver takes whole keep every move.
         let mut small = Mnk::start(&MnkSettings::new(8, 8, 5));
         small.make_move(small.parse_move("a1").unwrap());

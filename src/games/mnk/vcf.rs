@@ -53,41 +53,39 @@ fn winning_squares(pos: &Mnk, side: usize, cap: usize, out: &mut Vec<u16>) {
     if pos.threats(side) == 0 {
         return;
     }
+    let windows = pos.geometry.windows.len() / pos.settings.k;
+    gaps_of_fours(pos, 0..windows, side, cap, out);
+}
+
+/// The same among the windows through `cell`, at most 2: all of them when `side` had no
+/// four before its stone on `cell`.
+fn squares_through(pos: &Mnk, cell: u16, side: usize, out: &mut Vec<u16>) {
+    out.clear();
+    let g = &pos.geometry;
+    let range = g.cell_start[cell as usize] as usize..g.cell_start[cell as usize + 1] as usize;
+    gaps_of_fours(pos, g.cell_windows[range].iter().map(|&w| w as usize), side, 2, out);
+}
+
+/// Appends to `out` the distinct empty squares of those of `windows` that hold `k - 1`
+/// stones of `side` and none of the other's, until it holds `cap`.
+fn gaps_of_fours(
+    pos: &Mnk,
+    windows: impl Iterator<Item = usize>,
+    side: usize,
+    cap: usize,
+    out: &mut Vec<u16>,
+) {
     let k = pos.settings.k;
-    for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
+    for w in windows {
         let (own, other) = counts(pos, w, side);
         if own + 1 != k || other != 0 {
             continue;
         }
+        let window = &pos.geometry.windows[w * k..(w + 1) * k];
         if let Some(&gap) = window.iter().find(|&&c| pos.cells[c as usize] == 0) {
             if !out.contains(&gap) {
                 out.push(gap);
                 if out.len() >= cap {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// The distinct empty squares completing windows through `cell` that hold `k - 1`
-/// stones of `side` and none of the other's (at most 2).
-fn squares_through(pos: &Mnk, cell: u16, side: usize, out: &mut Vec<u16>) {
-    out.clear();
-    let k = pos.settings.k;
-    let g = &pos.geometry;
-    let range = g.cell_start[cell as usize] as usize..g.cell_start[cell as usize + 1] as usize;
-    for &w in &g.cell_windows[range] {
-        let w = w as usize;
-        let (own, other) = counts(pos, w, side);
-        if own + 1 != k || other != 0 {
-            continue;
-        }
-        let window = &g.windows[w * k..(w + 1) * k];
-        if let Some(&gap) = window.iter().find(|&&c| pos.cells[c as usize] == 0) {
-            if !out.contains(&gap) {
-                out.push(gap);
-                if out.len() >= 2 {
                     return;
                 }
             }
