@@ -124,16 +124,21 @@ function countTps(tps) {
 
 // The Tak panel against the library's JSON and against the TPS count: the page's ply and
 // numbers are read at once, then the library's facts of that same ply are asked for.
-async function checkTakCounts(label, quiet) {
+async function checkTakCounts(label, quiet, tries = 0) {
   await ready();
   const seen = await page.evaluate(() => ({
     ply: Number(document.getElementById('play-board').dataset.ply),
     ready: document.getElementById('play-board').dataset.ready,
     counts: ['p1', 'p2'].map((s) => [...document.querySelectorAll(`#counts-panel [data-seat="${s}"] .num`)].map((n) => Number(n.textContent))),
     labels: [...document.querySelectorAll('#counts-panel [data-seat="p1"] .num')].map((n) => n.dataset.count),
-    score: document.querySelector('#counts-panel .standing').textContent,
+    // Null while the panel is being drawn again: read again once the board is ready.
+    score: document.querySelector('#counts-panel .standing')?.textContent ?? null,
   }));
-  if (seen.ready !== 'yes') return checkTakCounts(label, quiet);
+  if (seen.ready !== 'yes' || seen.score === null) {
+    if (tries >= 100) throw new Error(`${label}: the Tak panel has no standing line on a ready board`);
+    await page.waitForTimeout(50);
+    return checkTakCounts(label, quiet, tries + 1);
+  }
   const id = await sessionId();
   const json = await page.evaluate(async ([i, p]) => (await fetch(`/api/play/${i}/board?ply=${p}`)).json(), [id, seen.ply]);
   // The library's counts, by their labels.
