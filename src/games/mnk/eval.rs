@@ -1,7 +1,7 @@
 //! m,n,k heuristics. Every window of k squares in a line that holds stones of one side
 //! only is a potential line for that side; the more stones it holds, the more it is worth.
 
-use super::{Mnk, MnkMove, MAX_CELLS};
+use super::{Mnk, MnkMove};
 use crate::game::Side;
 
 /// The named m,n,k heuristics.
@@ -139,56 +139,80 @@ const ATTACK: [i32; 5] = [1_000_000, 2_000, 120, 12, 2];
 /// one stone short.
 const DEFEND: [i32; 5] = [500_000, 1_600, 90, 8, 1];
 
+/// What one window adds to [`candidate_score`] for the side to move with `own` stones in
+/// it against the opponent's `opp`: [`ATTACK`] by the stones it still misses when it holds
+/// none of the opponent's, [`DEFEND`] by the stones the opponent misses when it holds none
+/// of the side's, else nothing (nor for a full window, which no empty square is in).
+pub(super) fn window_candidate_value(own: usize, opp: usize, k: usize) -> i32 {
+    if own >= k || opp >= k {
+        0
+    } else if opp == 0 {
+        ATTACK[(k - own - 1).min(ATTACK.len() - 1)]
+    } else if own == 0 {
+        DEFEND[(k - opp - 1).min(DEFEND.len() - 1)]
+    } else {
+        0
+    }
+}
+
 /// How much a stone of the side to move on the empty square `cell` makes of its own
 /// windows and spoils of the opponent's: the sum over the windows through it of
-/// [`ATTACK`] and [`DEFEND`] by the stones each still misses. A window with both
-/// sides' stones counts nothing.
+/// [`window_candidate_value`], kept current in [`Mnk::candidate`] on the boards that
+/// narrow their moves.
 fn candidate_score(pos: &Mnk, cell: usize) -> i32 {
-    let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
-    let k = pos.settings.k;
-    let g = &pos.geometry;
-    let mut score = 0;
-    for &w in &g.cell_windows[g.cell_start[cell] as usize..g.cell_start[cell + 1] as usize] {
-        let c = pos.counts[w as usize];
-        let (own, opp) = (c[me] as usize, c[them] as usize);
-        if opp == 0 {
-            score += ATTACK[(k - own - 1).min(ATTACK.len() - 1)];
-        } else if own == 0 {
-            score += DEFEND[(k - opp - 1).min(DEFEND.len() - 1)];
-        }
+    match pos.candidate.get(cell) {
+        Some(value) => value[pos.to_move.index()],
+        None => candidate_score_from_windows(pos, cell),
     }
-    score
+}
+
+/// [`candidate_score`] summed afresh over the windows through `cell`.
+fn candidate_score_from_windows(pos: &Mnk, cell: usize) -> i32 {
+    let g = &pos.geometry;
+    let table = &g.candidate[pos.to_move.index()];
+    let stride = pos.settings.k + 1;
+    g.cell_windows[g.cell_start[cell] as usize..g.cell_start[cell + 1] as usize]
+        .iter()
+        .map(|&w| {
+            let c = pos.counts[w as usize];
+            table[c[0] as usize * stride + c[1] as usize]
+        })
+        .sum()
 }
 
 /// Of the candidate squares `out[from..]`, keeps the ones worth searching, best first:
 /// the squares that complete a line if there are any; else the squares that block the
 /// opponent's lines one stone short if there are any (every other move loses at once);
 /// else, when the opponent can make an open four, every square that meets it
-/// ([`open_four_answers`]); else the [`candidates`] squares of the highest
+/// ([`open_four_in_the_making`]); else the [`candidates`] squares of the highest
 /// [`candidate_score`]. Inexact (the last): for the default search on large boards only.
 pub(super) fn keep_candidates(pos: &Mnk, out: &mut Vec<MnkMove>, from: usize) {
     let mut scored: Vec<(i32, MnkMove)> = out[from..]
         .iter()
         .map(|&mv| (candidate_score(pos, mv.0 as usize), mv))
         .collect();
-    scored.sort_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv));
+    let order = |&(score, mv): &(i32, MnkMove)| (std::cmp::Reverse(score), mv);
     // Under the exact rule a full window may be an overline, which wins nothing, and an
     // open four's square too: nothing is narrowed by lines there.
     let freestyle = !pos.settings.exact;
-    let best = if freestyle { scored.first().map_or(0, |&(s, _)| s) } else { 0 };
-    let keep = if best >= ATTACK[0] {
-        scored.iter().take_while(|&&(s, _)| s >= ATTACK[0]).count()
-    } else if best >= DEFEND[0] {
-        scored.iter().take_while(|&&(s, _)| s >= DEFEND[0]).count()
-    } else if let Some(answers) = open_four_answers(pos).filter(|_| freestyle) {
+    let best = if freestyle { scored.iter().map(|&(s, _)| s).max().unwrap_or(0) } else { 0 };
+    if best >= DEFEND[0] {
+        let bar = if best >= ATTACK[0] { ATTACK[0] } else { DEFEND[0] };
+        scored.retain(|&(s, _)| s >= bar);
+    } else if freestyle && open_four_in_the_making(pos, &scored) {
         // Every answer: the others lose, and these are few.
-        scored.retain(|&(_, mv)| answers[mv.0 as usize]);
-        scored.len()
-    } else {
-        candidates().min(scored.len())
-    };
+        let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+        scored.retain(|&(_, mv)| {
+            let t = pos.two_short[mv.0 as usize];
+            t[me] > 0 || t[them] > 0
+        });
+    } else if scored.len() > candidates() {
+        scored.select_nth_unstable_by_key(candidates() - 1, order);
+        scored.truncate(candidates());
+    }
+    scored.sort_unstable_by_key(order);
     out.truncate(from);
-    out.extend(scored[..keep].iter().map(|&(_, mv)| mv));
+    out.extend(scored.iter().map(|&(_, mv)| mv));
 }
 
 /// Whether [`keep_candidates`] narrows `pos` to the answers to an open four: freestyle,
@@ -196,57 +220,61 @@ pub(super) fn keep_candidates(pos: &Mnk, out: &mut Vec<MnkMove>, from: usize) {
 #[cfg(test)]
 pub(super) fn open_four_answers_apply(pos: &Mnk) -> bool {
     let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+    let mut near = Vec::new();
+    pos.near_squares(&mut near);
+    let near: Vec<(i32, MnkMove)> = near.into_iter().map(|mv| (0, mv)).collect();
     !pos.settings.exact
         && pos.threats(me) == 0
         && pos.threats(them) == 0
-        && open_four_answers(pos).is_some()
+        && open_four_in_the_making(pos, &near)
 }
 
-/// When the opponent (not to move, with no line one stone short) can make an *open
-/// four* next move (a stone after which two different squares complete `k` in a row),
-/// the squares where a move does not lose to it, marked by square: those of the
-/// opponent's windows two stones short (only a stone there spoils one of the fours it
-/// makes) and of the side to move's (a four of its own, which must be answered first).
-/// Any other move lets the opponent make the open four, and the side to move, with no
-/// four, cannot complete a line before it. `None` when the opponent has no such square
-/// (and for `k` under 3). Freestyle only: under the exact rule a four's square may make
-/// an overline.
-fn open_four_answers(pos: &Mnk) -> Option<[bool; MAX_CELLS]> {
-    let (me, them) = (pos.to_move.index(), 1 - pos.to_move.index());
+/// Whether the opponent (not to move, with no line one stone short) can make an *open
+/// four* next move on one of the `near` squares (every square of a window two stones
+/// short is near one of its stones): a stone after which two different squares complete
+/// `k` in a row. Such a square is in two of the opponent's windows two stones short
+/// whose other empty squares differ. Then the squares where a move does not lose to it
+/// are those of the opponent's windows two stones short (only a stone there spoils one
+/// of the fours it makes) and of the side to move's (a four of its own, which must be
+/// answered first), counted by square in [`Mnk::two_short`]: any other move lets the
+/// opponent make the open four, and the side to move, with no four, cannot complete a
+/// line before it. False for `k` under 3. Freestyle only: under the exact rule a four's
+/// square may make an overline.
+fn open_four_in_the_making(pos: &Mnk, near: &[(i32, MnkMove)]) -> bool {
+    let them = 1 - pos.to_move.index();
     let k = pos.settings.k;
-    if k < 3 {
-        return None;
+    if k < 3 || pos.two_short.is_empty() {
+        return false;
     }
-    // The opponent's squares seen in its windows two short, with the other empty square
-    // of the first such window.
-    let mut seen: Vec<(u16, u16)> = Vec::new();
-    let mut open_four = false;
-    let mut answers = [false; MAX_CELLS];
-    for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
-        let c = pos.counts[w];
-        let side = if c[them] as usize + 2 == k && c[me] == 0 {
-            them
-        } else if c[me] as usize + 2 == k && c[them] == 0 {
-            me
-        } else {
-            continue;
-        };
-        let mut empty = window.iter().copied().filter(|&x| pos.cells[x as usize] == 0);
-        let (Some(a), Some(b)) = (empty.next(), empty.next()) else {
-            continue;
-        };
-        answers[a as usize] = true;
-        answers[b as usize] = true;
-        if side == them && !open_four {
-            for (square, gap) in [(a, b), (b, a)] {
-                match seen.iter().find(|&&(s, _)| s == square) {
-                    None => seen.push((square, gap)),
-                    Some(&(_, first)) => open_four |= first != gap,
-                }
-            }
+    let g = &pos.geometry;
+    near.iter().any(|&(_, mv)| {
+        let square = mv.0 as usize;
+        if pos.two_short[square][them] < 2 {
+            return false;
         }
-    }
-    open_four.then_some(answers)
+        // The other empty square of each of the opponent's windows two short through it.
+        let mut first_gap = None;
+        g.cell_windows[g.cell_start[square] as usize..g.cell_start[square + 1] as usize]
+            .iter()
+            .any(|&w| {
+                let w = w as usize;
+                let c = pos.counts[w];
+                if c[them] as usize + 2 != k || c[1 - them] != 0 {
+                    return false;
+                }
+                let gap = g.windows[w * k..(w + 1) * k]
+                    .iter()
+                    .copied()
+                    .find(|&x| x as usize != square && pos.cells[x as usize] == 0);
+                match first_gap {
+                    None => {
+                        first_gap = gap;
+                        false
+                    }
+                    Some(first) => gap.is_some_and(|gap| gap != first),
+                }
+            })
+    })
 }
 
 /// How many squares [`keep_candidates`] keeps when nothing is forced.
@@ -302,14 +330,58 @@ mod tests {
         (score, open)
     }
 
+    /// The per-square tables of the boards that narrow their moves, from scratch: stones
+    /// within two steps (by the rules of the board, not by the windows), windows two
+    /// short by side, and candidate scores summed over the windows.
+    fn square_tables_from_scratch(pos: &Mnk) -> (Vec<u8>, Vec<[u8; 2]>, Vec<[i32; 2]>) {
+        if pos.cells.len() <= super::super::NEAR_ONLY_ABOVE {
+            return (Vec::new(), Vec::new(), Vec::new());
+        }
+        let (m, n, k) = (pos.settings.m, pos.settings.n, pos.settings.k);
+        let near = (0..m * n)
+            .map(|cell| {
+                let (r, c) = ((cell / m) as isize, (cell % m) as isize);
+                (0..m * n)
+                    .filter(|&x| {
+                        let (xr, xc) = ((x / m) as isize, (x % m) as isize);
+                        pos.cells[x] != 0 && (xr - r).abs() <= 2 && (xc - c).abs() <= 2
+                    })
+                    .count() as u8
+            })
+            .collect();
+        let mut two_short = vec![[0u8; 2]; m * n];
+        let mut candidate = vec![[0i32; 2]; m * n];
+        for window in pos.geometry.windows.chunks_exact(k) {
+            let mut count = [0usize; 2];
+            for &cell in window {
+                if let Some(side) = pos.stone(cell as usize) {
+                    count[side.index()] += 1;
+                }
+            }
+            for &cell in window {
+                for side in 0..2 {
+                    if k > 2 && count[side] + 2 == k && count[1 - side] == 0 {
+                        two_short[cell as usize][side] += 1;
+                    }
+                    candidate[cell as usize][side] +=
+                        window_candidate_value(count[side], count[1 - side], k);
+                }
+            }
+        }
+        (near, two_short, candidate)
+    }
+
     #[test]
     fn incremental_line_statistics_match_a_full_scan() {
-        for (m, n, k) in [(3, 3, 3), (5, 5, 4), (7, 6, 4), (4, 4, 1), (9, 9, 5)] {
+        for (m, n, k) in [(3, 3, 3), (5, 5, 4), (7, 6, 4), (4, 4, 1), (9, 9, 5), (15, 15, 5)] {
             let mut pos = Mnk::start(&MnkSettings::new(m, n, k));
             let mut state = (m * 100 + n * 10 + k) as u64;
             let mut stack = Vec::new();
+            let tables =
+                |pos: &Mnk| (pos.near.clone(), pos.two_short.clone(), pos.candidate.clone());
             loop {
                 assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
+                assert_eq!(square_tables_from_scratch(&pos), tables(&pos));
                 let mut moves = Vec::new();
                 pos.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -324,6 +396,7 @@ mod tests {
             while let Some(mv) = stack.pop() {
                 pos.unmake_move(mv, ());
                 assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
+                assert_eq!(square_tables_from_scratch(&pos), tables(&pos));
             }
         }
     }

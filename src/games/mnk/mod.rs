@@ -90,6 +90,17 @@ pub struct Mnk {
     /// Per side: open windows (holding stones of that side only) by the stones they still
     /// miss, `open[side][missing.min(OPEN_BUCKETS - 1)]`; `[1]` are threats. `[0]` stays 0.
     pub(super) open: [[i32; eval::OPEN_BUCKETS]; 2],
+    /// On boards of more than [`NEAR_ONLY_ABOVE`] squares (empty on the others): for each
+    /// square, the stones within [`NEAR`] steps of it, so that [`Mnk::near_squares`] reads
+    /// them instead of marking them again at every node.
+    near: Vec<u8>,
+    /// On the same boards: for each square and side, the windows through it that hold
+    /// `k - 2` stones of that side and none of the other's (read by the open-four rule of
+    /// `eval::keep_candidates`).
+    pub(super) two_short: Vec<[u8; 2]>,
+    /// On the same boards: for each square and side to move, the sum over the windows
+    /// through it of [`Geometry::candidate`] (`eval::candidate_score`, kept current).
+    pub(super) candidate: Vec<[i32; 2]>,
 }
 
 /// Every window of k squares in a line, and for each square the windows through it.
@@ -108,6 +119,10 @@ struct Geometry {
     symmetry: Vec<[u16; 8]>,
     /// Symmetries of the board: 8 when square, else 4.
     symmetries: usize,
+    /// `candidate[side][c0 * (k + 1) + c1]`: what a window holding `c0` first-player and
+    /// `c1` second-player stones adds to `eval::candidate_score` of a square in it when
+    /// `side` is to move.
+    pub(super) candidate: [Vec<i32>; 2],
 }
 
 impl PartialEq for Mnk {
@@ -147,6 +162,16 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         cell_windows.extend(list);
     }
     cell_start.push(cell_windows.len() as u32);
+    let candidate = [0, 1].map(|me| {
+        let mut table = vec![0; (s.k + 1) * (s.k + 1)];
+        for (c0, row) in table.chunks_exact_mut(s.k + 1).enumerate() {
+            for (c1, value) in row.iter_mut().enumerate() {
+                let (own, opp) = if me == 0 { (c0, c1) } else { (c1, c0) };
+                *value = eval::window_candidate_value(own, opp, s.k);
+            }
+        }
+        table
+    });
     let (m, n) = (s.m, s.n);
     let symmetry = (0..m * n)
         .map(|cell| {
@@ -174,6 +199,7 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         cell_windows,
         symmetry,
         symmetries: if m == n { 8 } else { 4 },
+        candidate,
     })
 }
 
@@ -321,6 +347,53 @@ impl Mnk {
             geometry,
             line_score: [0; 2],
             open: [[0; eval::OPEN_BUCKETS]; 2],
+            near: Vec::new(),
+            two_short: Vec::new(),
+            candidate: Vec::new(),
+        }
+        .with_square_tables()
+    }
+
+    /// Gives boards of more than [`NEAR_ONLY_ABOVE`] squares their per-square tables.
+    fn with_square_tables(mut self) -> Mnk {
+        let cells = self.cells.len();
+        if cells > NEAR_ONLY_ABOVE {
+            self.near = vec![0; cells];
+            self.two_short = vec![[0, 0]; cells];
+            self.candidate = vec![[0, 0]; cells];
+            self.clear_square_tables();
+        }
+        self
+    }
+
+    /// Sets the per-square tables to those of the empty board.
+    fn clear_square_tables(&mut self) {
+        self.near.iter_mut().for_each(|c| *c = 0);
+        self.two_short.iter_mut().for_each(|c| *c = [0, 0]);
+        let g = &self.geometry;
+        let empty_window = [0, 1].map(|side| g.candidate[side][0]);
+        for (cell, value) in self.candidate.iter_mut().enumerate() {
+            let windows = (g.cell_start[cell + 1] - g.cell_start[cell]) as i32;
+            *value = empty_window.map(|v| v * windows);
+        }
+    }
+
+    /// Counts a stone on `cell` (`add`) or takes it off in [`Mnk::near`].
+    #[inline]
+    fn update_near(&mut self, cell: usize, add: bool) {
+        if self.near.is_empty() {
+            return;
+        }
+        let (m, n) = (self.settings.m, self.settings.n);
+        let (row, col) = (cell / m, cell % m);
+        for r in row.saturating_sub(NEAR)..=(row + NEAR).min(n - 1) {
+            for near in &mut self.near[r * m + col.saturating_sub(NEAR)..=r * m + (col + NEAR).min(m - 1)] {
+                if add {
+                    *near += 1;
+                } else {
+                    *near -= 1;
+                }
+            }
         }
     }
 
@@ -333,8 +406,10 @@ impl Mnk {
         let geometry = &self.geometry;
         let range = geometry.cell_start[cell] as usize..geometry.cell_start[cell + 1] as usize;
         let mut complete = false;
+        let stride = k + 1;
         for &w in &geometry.cell_windows[range] {
             let c = &mut self.counts[w as usize];
+            let before = c[0] as usize * stride + c[1] as usize;
             let (before_me, before_them) = (
                 contribution(c[me], c[them], k),
                 contribution(c[them], c[me], k),
@@ -349,6 +424,36 @@ impl Mnk {
                 contribution(c[me], c[them], k),
                 contribution(c[them], c[me], k),
             );
+            if !self.candidate.is_empty() {
+                let after = c[0] as usize * stride + c[1] as usize;
+                let t = &geometry.candidate;
+                let delta = [t[0][after] - t[0][before], t[1][after] - t[1][before]];
+                // A window that held both sides' stones adds nothing before or after.
+                if delta != [0, 0] {
+                    for &x in &geometry.windows[w as usize * k..(w as usize + 1) * k] {
+                        let v = &mut self.candidate[x as usize];
+                        v[0] += delta[0];
+                        v[1] += delta[1];
+                    }
+                }
+            }
+            if !self.two_short.is_empty() {
+                for (side, before, after) in [
+                    (me, before_me.1, after_me.1),
+                    (them, before_them.1, after_them.1),
+                ] {
+                    if (before == 2) != (after == 2) && k > 2 {
+                        for &x in &geometry.windows[w as usize * k..(w as usize + 1) * k] {
+                            let t = &mut self.two_short[x as usize][side];
+                            if after == 2 {
+                                *t += 1;
+                            } else {
+                                *t -= 1;
+                            }
+                        }
+                    }
+                }
+            }
             self.line_score[me] += after_me.0 - before_me.0;
             self.line_score[them] += after_them.0 - before_them.0;
             for (side, before, after) in
@@ -377,24 +482,15 @@ impl Mnk {
     /// stone, in square order: a square that blocks or completes a line one stone short
     /// is always next to a stone of its line, and so is every empty square of a window
     /// two stones short.
+    /// Boards of more than [`NEAR_ONLY_ABOVE`] squares only (none on the others).
     fn near_squares(&self, out: &mut Vec<MnkMove>) {
-        let (m, n) = (self.settings.m, self.settings.n);
-        let mut near = [false; MAX_CELLS];
-        for (cell, &c) in self.cells.iter().enumerate() {
-            if c == 0 {
-                continue;
-            }
-            let (row, col) = (cell / m, cell % m);
-            for r in row.saturating_sub(NEAR)..=(row + NEAR).min(n - 1) {
-                for c in col.saturating_sub(NEAR)..=(col + NEAR).min(m - 1) {
-                    near[r * m + c] = true;
-                }
-            }
-        }
         out.extend(
-            (0..m * n)
-                .filter(|&cell| near[cell] && self.cells[cell] == 0)
-                .map(|cell| MnkMove(cell as u16)),
+            self.near
+                .iter()
+                .zip(&self.cells)
+                .enumerate()
+                .filter(|&(_, (&near, &c))| near > 0 && c == 0)
+                .map(|(cell, _)| MnkMove(cell as u16)),
         );
     }
 
@@ -403,9 +499,11 @@ impl Mnk {
         self.counts.iter_mut().for_each(|c| *c = [0, 0]);
         self.line_score = [0; 2];
         self.open = [[0; eval::OPEN_BUCKETS]; 2];
+        self.clear_square_tables();
         for cell in 0..self.cells.len() {
             if let Some(side) = self.stone(cell) {
                 self.update_windows(cell, side, true);
+                self.update_near(cell, true);
             }
         }
     }
@@ -530,6 +628,7 @@ impl Game for Mnk {
         self.cells[cell] = Mnk::code(side);
         self.filled += 1;
         self.toggle(cell, side);
+        self.update_near(cell, true);
         self.to_move = side.other();
         if self.update_windows(cell, side, true) && (!self.settings.exact || self.wins_at(cell, side)) {
             self.outcome = Some(Outcome::Win(side));
@@ -544,6 +643,7 @@ impl Game for Mnk {
         self.cells[cell] = 0;
         self.filled -= 1;
         self.toggle(cell, side);
+        self.update_near(cell, false);
         self.to_move = side;
         self.update_windows(cell, side, false);
         // Moves are only made while the game is on, so taking one back reopens it.
