@@ -195,7 +195,9 @@ const HINT_DEPTH: i32 = 2;
 const ROOT_TIME_UNTIMED: Duration = Duration::from_secs(1);
 /// Slots of the table of nodes the prover could not prove.
 pub const MISS_SLOTS: usize = 1 << 16;
-/// The prover is asked at nodes with at least this much depth left.
+/// The prover is asked at nodes with at least this much depth left. (Asking at the
+/// leaves too, 0, lost gomoku 39.0% against Pela 7.9 where 1 scored 50.7%, 200 games
+/// each at 0.1 s a move: the VCF there costs more than it finds.)
 const PROVER_DEPTH: i32 = 1;
 
 /// Iterative deepening PVS, with a table of its own (`T` = [`LocalTable`]) or one shared

@@ -8,7 +8,9 @@ use crate::game::Side;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MnkHeuristic {
     /// Open windows counted by the stones they still miss (threats: one), a bonus for a
-    /// threat with the move and for two threats, and a tempo; for five in a row with
+    /// threat with the move and for two threats, the squares that would make two fours
+    /// at once (with a bonus when the side to move has one and no four against it), and a
+    /// tempo; for five in a row with
     /// weights fitted to self-play games ([`THREATS_WEIGHTS`]), else 4 to the power of
     /// the stones in the window. The default.
     Threats,
@@ -30,7 +32,7 @@ pub(super) const OPEN_BUCKETS: usize = 5;
 
 /// The terms of `threats` for one side, each the count its weight in [`THREATS_WEIGHTS`]
 /// multiplies (see [`FEATURE_NAMES`]).
-pub const FEATURES: usize = 6;
+pub const FEATURES: usize = 8;
 
 /// What each feature counts, for one side (printed by the refit in `tune.rs`).
 #[cfg_attr(not(test), allow(dead_code))]
@@ -41,6 +43,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "open windows four or more short",
     "a threat, to move",
     "two or more threats, not to move",
+    "squares making two fours (<= 4)",
+    "two fours to make, to move",
 ];
 
 /// The k the weights of `threats` were fitted for; other k keep the hand-set weights
@@ -51,14 +55,15 @@ pub const FITTED_K: usize = 5;
 /// 15x15 and 9x9. A threat with the move wins next move and two threats cannot both be
 /// blocked: the search proves both ([`crate::game::Game::forced`]); these weights are for
 /// the plain searchers and the leaves where the proof does not apply.
-pub const THREATS_WEIGHTS: [i32; FEATURES] = [241, 123, 33, 4, 2802, 819];
+pub const THREATS_WEIGHTS: [i32; FEATURES] = [203, 137, 35, 4, 3050, 840, -42, 564];
 /// Bonus of the side to move in `threats`.
-pub const THREATS_TEMPO: i32 = 147;
+pub const THREATS_TEMPO: i32 = 130;
 
 /// The features of `side` (see [`FEATURE_NAMES`]); `to_move` when it is that side's turn.
 pub fn side_features(pos: &Mnk, side: Side, to_move: bool) -> [i32; FEATURES] {
     let open = &pos.open[side.index()];
     let threats = open[1];
+    let double = double_four_squares(pos, side.index());
     [
         threats,
         open[2],
@@ -66,7 +71,18 @@ pub fn side_features(pos: &Mnk, side: Side, to_move: bool) -> [i32; FEATURES] {
         open[4],
         i32::from(to_move && threats > 0),
         i32::from(!to_move && threats >= 2),
+        double,
+        i32::from(to_move && double > 0 && pos.open[1 - side.index()][1] == 0),
     ]
+}
+
+/// The empty squares (at most 4) where a stone of `side` (by index) would be in two of its
+/// windows two stones short ([`Mnk::double_four_squares`]): an open four or a double four
+/// in the making, which wins unless the opponent can answer with fours of its own. (Two
+/// such windows in one line sharing their other empty square make a single four; they
+/// are counted too.) 0 on boards without the per-square tables.
+fn double_four_squares(pos: &Mnk, side: usize) -> i32 {
+    pos.double_four_squares[side].min(4)
 }
 
 /// Weight of an open window holding `stones` stones of one side (k-1 is a threat).
@@ -157,27 +173,10 @@ pub(super) fn window_candidate_value(own: usize, opp: usize, k: usize) -> i32 {
 
 /// How much a stone of the side to move on the empty square `cell` makes of its own
 /// windows and spoils of the opponent's: the sum over the windows through it of
-/// [`window_candidate_value`], kept current in [`Mnk::candidate`] on the boards that
-/// narrow their moves.
+/// [`window_candidate_value`], kept current in [`Mnk::candidate`]. Boards that narrow
+/// their moves only (over 64 squares).
 fn candidate_score(pos: &Mnk, cell: usize) -> i32 {
-    match pos.candidate.get(cell) {
-        Some(value) => value[pos.to_move.index()],
-        None => candidate_score_from_windows(pos, cell),
-    }
-}
-
-/// [`candidate_score`] summed afresh over the windows through `cell`.
-fn candidate_score_from_windows(pos: &Mnk, cell: usize) -> i32 {
-    let g = &pos.geometry;
-    let table = &g.candidate[pos.to_move.index()];
-    let stride = pos.settings.k + 1;
-    g.cell_windows[g.cell_start[cell] as usize..g.cell_start[cell + 1] as usize]
-        .iter()
-        .map(|&w| {
-            let c = pos.counts[w as usize];
-            table[c[0] as usize * stride + c[1] as usize]
-        })
-        .sum()
+    pos.candidate[cell][pos.to_move.index()]
 }
 
 /// Of the candidate squares `out[from..]`, keeps the ones worth searching, best first:
@@ -242,39 +241,42 @@ pub(super) fn open_four_answers_apply(pos: &Mnk) -> bool {
 /// square may make an overline.
 fn open_four_in_the_making(pos: &Mnk, near: &[(i32, MnkMove)]) -> bool {
     let them = 1 - pos.to_move.index();
+    near.iter().any(|&(_, mv)| makes_two_fours(pos, mv.0 as usize, them))
+}
+
+/// Whether a stone of `side` (by index) on the empty `square` would make two fours with
+/// different squares to complete (an open four, or a double four): the square is in two
+/// of `side`'s windows two stones short whose other empty squares differ
+/// ([`Mnk::two_short`]). False on boards without the per-square tables and for `k`
+/// under 3.
+pub(super) fn makes_two_fours(pos: &Mnk, square: usize, side: usize) -> bool {
     let k = pos.settings.k;
-    if k < 3 || pos.two_short.is_empty() {
+    if k < 3 || pos.two_short.get(square).is_none_or(|t| t[side] < 2) {
         return false;
     }
     let g = &pos.geometry;
-    near.iter().any(|&(_, mv)| {
-        let square = mv.0 as usize;
-        if pos.two_short[square][them] < 2 {
-            return false;
-        }
-        // The other empty square of each of the opponent's windows two short through it.
-        let mut first_gap = None;
-        g.cell_windows[g.cell_start[square] as usize..g.cell_start[square + 1] as usize]
-            .iter()
-            .any(|&w| {
-                let w = w as usize;
-                let c = pos.counts[w];
-                if c[them] as usize + 2 != k || c[1 - them] != 0 {
-                    return false;
+    // The other empty square of each of the side's windows two short through it.
+    let mut first_gap = None;
+    g.cell_windows[g.cell_start[square] as usize..g.cell_start[square + 1] as usize]
+        .iter()
+        .any(|&w| {
+            let w = w as usize;
+            let c = pos.counts[w];
+            if c[side] as usize + 2 != k || c[1 - side] != 0 {
+                return false;
+            }
+            let gap = g.windows[w * k..(w + 1) * k]
+                .iter()
+                .copied()
+                .find(|&x| x as usize != square && pos.cells[x as usize] == 0);
+            match first_gap {
+                None => {
+                    first_gap = gap;
+                    false
                 }
-                let gap = g.windows[w * k..(w + 1) * k]
-                    .iter()
-                    .copied()
-                    .find(|&x| x as usize != square && pos.cells[x as usize] == 0);
-                match first_gap {
-                    None => {
-                        first_gap = gap;
-                        false
-                    }
-                    Some(first) => gap.is_some_and(|gap| gap != first),
-                }
-            })
-    })
+                Some(first) => gap.is_some_and(|gap| gap != first),
+            }
+        })
 }
 
 /// How many squares [`keep_candidates`] keeps when nothing is forced.
@@ -379,9 +381,14 @@ mod tests {
             let mut stack = Vec::new();
             let tables =
                 |pos: &Mnk| (pos.near.clone(), pos.two_short.clone(), pos.candidate.clone());
+            let doubles = |pos: &Mnk| {
+                let t = pos.two_short.iter().zip(&pos.cells).filter(|&(_, &c)| c == 0);
+                [0, 1].map(|side| t.clone().filter(|(t, _)| t[side] >= 2).count() as i32)
+            };
             loop {
                 assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
                 assert_eq!(square_tables_from_scratch(&pos), tables(&pos));
+                assert_eq!(doubles(&pos), pos.double_four_squares);
                 let mut moves = Vec::new();
                 pos.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -397,6 +404,7 @@ mod tests {
                 pos.unmake_move(mv, ());
                 assert_eq!(scan_from_scratch(&pos), (pos.line_score, pos.open));
                 assert_eq!(square_tables_from_scratch(&pos), tables(&pos));
+                assert_eq!(doubles(&pos), pos.double_four_squares);
             }
         }
     }

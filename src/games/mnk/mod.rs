@@ -16,6 +16,7 @@ mod notation;
 pub mod psq;
 pub mod solve;
 pub mod vcf;
+pub mod vct;
 mod view;
 #[cfg(test)]
 mod tune;
@@ -98,9 +99,23 @@ pub struct Mnk {
     /// `k - 2` stones of that side and none of the other's (read by the open-four rule of
     /// `eval::keep_candidates`).
     pub(super) two_short: Vec<[u8; 2]>,
+    /// Per side: the empty squares in two or more of its windows two short
+    /// (`two_short[square][side] >= 2`), kept current on the boards with the tables.
+    pub(super) double_four_squares: [i32; 2],
     /// On the same boards: for each square and side to move, the sum over the windows
-    /// through it of [`Geometry::candidate`] (`eval::candidate_score`, kept current).
+    /// through it of [`WindowState::candidate`] (`eval::candidate_score`, kept current).
     pub(super) candidate: Vec<[i32; 2]>,
+}
+
+/// What a window counts for, by the stones of each side in it, per side (by index).
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowState {
+    /// Its weight in [`Mnk::line_score`].
+    weight: [i32; 2],
+    /// Its bucket in [`Mnk::open`] (0: not open for that side).
+    bucket: [u8; 2],
+    /// What it adds to `eval::candidate_score` of a square in it, that side to move.
+    candidate: [i32; 2],
 }
 
 /// Every window of k squares in a line, and for each square the windows through it.
@@ -119,10 +134,9 @@ struct Geometry {
     symmetry: Vec<[u16; 8]>,
     /// Symmetries of the board: 8 when square, else 4.
     symmetries: usize,
-    /// `candidate[side][c0 * (k + 1) + c1]`: what a window holding `c0` first-player and
-    /// `c1` second-player stones adds to `eval::candidate_score` of a square in it when
-    /// `side` is to move.
-    pub(super) candidate: [Vec<i32>; 2],
+    /// What a window holding `c0` first-player and `c1` second-player stones counts for,
+    /// at `c0 * (k + 1) + c1`.
+    states: Vec<WindowState>,
 }
 
 impl PartialEq for Mnk {
@@ -162,16 +176,21 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         cell_windows.extend(list);
     }
     cell_start.push(cell_windows.len() as u32);
-    let candidate = [0, 1].map(|me| {
-        let mut table = vec![0; (s.k + 1) * (s.k + 1)];
-        for (c0, row) in table.chunks_exact_mut(s.k + 1).enumerate() {
-            for (c1, value) in row.iter_mut().enumerate() {
-                let (own, opp) = if me == 0 { (c0, c1) } else { (c1, c0) };
-                *value = eval::window_candidate_value(own, opp, s.k);
+    let stride = s.k + 1;
+    let states = (0..stride * stride)
+        .map(|i| {
+            let c = [(i / stride) as u8, (i % stride) as u8];
+            let mut state = WindowState::default();
+            for side in 0..2 {
+                let (weight, bucket) = contribution(c[side], c[1 - side], s.k);
+                state.weight[side] = weight;
+                state.bucket[side] = bucket as u8;
+                state.candidate[side] =
+                    eval::window_candidate_value(c[side] as usize, c[1 - side] as usize, s.k);
             }
-        }
-        table
-    });
+            state
+        })
+        .collect();
     let (m, n) = (s.m, s.n);
     let symmetry = (0..m * n)
         .map(|cell| {
@@ -199,7 +218,7 @@ fn build_geometry(s: MnkSettings) -> Arc<Geometry> {
         cell_windows,
         symmetry,
         symmetries: if m == n { 8 } else { 4 },
-        candidate,
+        states,
     })
 }
 
@@ -349,6 +368,7 @@ impl Mnk {
             open: [[0; eval::OPEN_BUCKETS]; 2],
             near: Vec::new(),
             two_short: Vec::new(),
+            double_four_squares: [0, 0],
             candidate: Vec::new(),
         }
         .with_square_tables()
@@ -370,11 +390,25 @@ impl Mnk {
     fn clear_square_tables(&mut self) {
         self.near.iter_mut().for_each(|c| *c = 0);
         self.two_short.iter_mut().for_each(|c| *c = [0, 0]);
+        self.double_four_squares = [0, 0];
         let g = &self.geometry;
-        let empty_window = [0, 1].map(|side| g.candidate[side][0]);
+        let empty_window = g.states[0].candidate;
         for (cell, value) in self.candidate.iter_mut().enumerate() {
             let windows = (g.cell_start[cell + 1] - g.cell_start[cell]) as i32;
             *value = empty_window.map(|v| v * windows);
+        }
+    }
+
+    /// Counts `cell`, just emptied (`add`) or about to be filled, in
+    /// [`Mnk::double_four_squares`].
+    #[inline]
+    fn count_double_four_square(&mut self, cell: usize, add: bool) {
+        if let Some(t) = self.two_short.get(cell) {
+            for (count, &windows) in self.double_four_squares.iter_mut().zip(t) {
+                if windows >= 2 {
+                    *count += if add { 1 } else { -1 };
+                }
+            }
         }
     }
 
@@ -400,71 +434,58 @@ impl Mnk {
     /// Adds (or removes) a stone of `side` on `cell` in every window through it, keeping
     /// the line statistics current. Returns whether a window is now full of `side`.
     #[inline]
-    fn update_windows(&mut self, cell: usize, side: Side, add: bool) -> bool {
+    fn update_windows(&mut self, cell: usize, side: Side, add: bool, all_tables: bool) -> bool {
         let k = self.settings.k;
         let (me, them) = (side.index(), 1 - side.index());
         let geometry = &self.geometry;
         let range = geometry.cell_start[cell] as usize..geometry.cell_start[cell + 1] as usize;
         let mut complete = false;
         let stride = k + 1;
+        let index = |c: [u8; 2]| c[0] as usize * stride + c[1] as usize;
         for &w in &geometry.cell_windows[range] {
             let c = &mut self.counts[w as usize];
-            let before = c[0] as usize * stride + c[1] as usize;
-            let (before_me, before_them) = (
-                contribution(c[me], c[them], k),
-                contribution(c[them], c[me], k),
-            );
+            let before = geometry.states[index(*c)];
             if add {
                 c[me] += 1;
                 complete |= c[me] as usize == k;
             } else {
                 c[me] -= 1;
             }
-            let (after_me, after_them) = (
-                contribution(c[me], c[them], k),
-                contribution(c[them], c[me], k),
-            );
-            if !self.candidate.is_empty() {
-                let after = c[0] as usize * stride + c[1] as usize;
-                let t = &geometry.candidate;
-                let delta = [t[0][after] - t[0][before], t[1][after] - t[1][before]];
-                // A window that held both sides' stones adds nothing before or after.
-                if delta != [0, 0] {
-                    for &x in &geometry.windows[w as usize * k..(w as usize + 1) * k] {
-                        let v = &mut self.candidate[x as usize];
-                        v[0] += delta[0];
-                        v[1] += delta[1];
-                    }
+            let after = geometry.states[index(*c)];
+            let window = &geometry.windows[w as usize * k..(w as usize + 1) * k];
+            // A window that held both sides' stones adds nothing before or after.
+            if all_tables && !self.candidate.is_empty() && before.candidate != after.candidate {
+                let delta = [0, 1].map(|s| after.candidate[s] - before.candidate[s]);
+                for &x in window {
+                    let v = &mut self.candidate[x as usize];
+                    v[0] += delta[0];
+                    v[1] += delta[1];
                 }
             }
-            if !self.two_short.is_empty() {
-                for (side, before, after) in [
-                    (me, before_me.1, after_me.1),
-                    (them, before_them.1, after_them.1),
-                ] {
-                    if (before == 2) != (after == 2) && k > 2 {
-                        for &x in &geometry.windows[w as usize * k..(w as usize + 1) * k] {
-                            let t = &mut self.two_short[x as usize][side];
-                            if after == 2 {
-                                *t += 1;
-                            } else {
-                                *t -= 1;
-                            }
+            for side in [me, them] {
+                self.line_score[side] += after.weight[side] - before.weight[side];
+                let (b, a) = (before.bucket[side], after.bucket[side]);
+                if b == a {
+                    continue;
+                }
+                if b != 0 {
+                    self.open[side][b as usize] -= 1;
+                }
+                if a != 0 {
+                    self.open[side][a as usize] += 1;
+                }
+                if (b == 2) != (a == 2) && k > 2 && !self.two_short.is_empty() {
+                    for &x in window {
+                        let t = &mut self.two_short[x as usize][side];
+                        if a == 2 {
+                            *t += 1;
+                        } else {
+                            *t -= 1;
                         }
-                    }
-                }
-            }
-            self.line_score[me] += after_me.0 - before_me.0;
-            self.line_score[them] += after_them.0 - before_them.0;
-            for (side, before, after) in
-                [(me, before_me, after_me), (them, before_them, after_them)]
-            {
-                if before.1 != after.1 {
-                    if before.1 != 0 {
-                        self.open[side][before.1] -= 1;
-                    }
-                    if after.1 != 0 {
-                        self.open[side][after.1] += 1;
+                        // Crossing 2 (up after a +1, down after a -1) on an empty square.
+                        if *t == 1 + u8::from(a == 2) && self.cells[x as usize] == 0 {
+                            self.double_four_squares[side] += if a == 2 { 1 } else { -1 };
+                        }
                     }
                 }
             }
@@ -494,6 +515,49 @@ impl Mnk {
         );
     }
 
+    /// Plays `mv`; `all_tables` false leaves [`Mnk::candidate`] and [`Mnk::near`] as they
+    /// are, for the VCF, which reads neither and takes every stone back
+    /// ([`Mnk::take_back`] with the same flag).
+    pub(super) fn place(&mut self, mv: MnkMove, all_tables: bool) {
+        let cell = mv.0 as usize;
+        debug_assert!(self.cells[cell] == 0 && self.outcome.is_none());
+        let side = self.to_move;
+        self.count_double_four_square(cell, false);
+        self.cells[cell] = Mnk::code(side);
+        self.filled += 1;
+        self.toggle(cell, side);
+        if all_tables {
+            self.update_near(cell, true);
+        }
+        self.to_move = side.other();
+        if self.update_windows(cell, side, true, all_tables)
+            && (!self.settings.exact || self.wins_at(cell, side))
+        {
+            self.outcome = Some(Outcome::Win(side));
+        } else if self.filled == self.cells.len() {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    /// Takes back `mv`, the last move played by [`Mnk::place`] with the same `all_tables`.
+    pub(super) fn take_back(&mut self, mv: MnkMove, all_tables: bool) {
+        let cell = mv.0 as usize;
+        let side = self.to_move.other();
+        // The windows first, while the square is still filled (see
+        // `count_double_four_square`).
+        self.update_windows(cell, side, false, all_tables);
+        self.cells[cell] = 0;
+        self.count_double_four_square(cell, true);
+        self.filled -= 1;
+        self.toggle(cell, side);
+        if all_tables {
+            self.update_near(cell, false);
+        }
+        self.to_move = side;
+        // Moves are only made while the game is on, so taking one back reopens it.
+        self.outcome = None;
+    }
+
     /// Rebuilds window counts and line statistics from the cells.
     pub(super) fn recompute_windows(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = [0, 0]);
@@ -502,7 +566,7 @@ impl Mnk {
         self.clear_square_tables();
         for cell in 0..self.cells.len() {
             if let Some(side) = self.stone(cell) {
-                self.update_windows(cell, side, true);
+                self.update_windows(cell, side, true, true);
                 self.update_near(cell, true);
             }
         }
@@ -622,32 +686,11 @@ impl Game for Mnk {
     }
 
     fn make_move(&mut self, mv: MnkMove) {
-        let cell = mv.0 as usize;
-        debug_assert!(self.cells[cell] == 0 && self.outcome.is_none());
-        let side = self.to_move;
-        self.cells[cell] = Mnk::code(side);
-        self.filled += 1;
-        self.toggle(cell, side);
-        self.update_near(cell, true);
-        self.to_move = side.other();
-        if self.update_windows(cell, side, true) && (!self.settings.exact || self.wins_at(cell, side)) {
-            self.outcome = Some(Outcome::Win(side));
-        } else if self.filled == self.cells.len() {
-            self.outcome = Some(Outcome::Draw);
-        }
+        self.place(mv, true);
     }
 
     fn unmake_move(&mut self, mv: MnkMove, _undo: ()) {
-        let cell = mv.0 as usize;
-        let side = self.to_move.other();
-        self.cells[cell] = 0;
-        self.filled -= 1;
-        self.toggle(cell, side);
-        self.update_near(cell, false);
-        self.to_move = side;
-        self.update_windows(cell, side, false);
-        // Moves are only made while the game is on, so taking one back reopens it.
-        self.outcome = None;
+        self.take_back(mv, true);
     }
 
     fn outcome(&self) -> Option<Outcome> {

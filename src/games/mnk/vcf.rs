@@ -33,10 +33,12 @@ pub struct Vcf {
     /// `hash -> fours`: no VCF of at most that many fours from the position (the side
     /// to move attacking).
     failed: FxHashMap<u64, u32>,
-    nodes: u64,
-    node_limit: Option<u64>,
-    deadline: Option<Instant>,
-    cut: bool,
+    /// `hash -> (threes, fours)`: no VCT within those ([`super::vct`]).
+    pub(super) failed_vct: FxHashMap<u64, (u32, u32)>,
+    pub(super) nodes: u64,
+    pub(super) node_limit: Option<u64>,
+    pub(super) deadline: Option<Instant>,
+    pub(super) cut: bool,
 }
 
 /// Stones of `side` (0 or 1) in window `w` and of the other side.
@@ -48,7 +50,7 @@ fn counts(pos: &Mnk, w: usize, side: usize) -> (usize, usize) {
 
 /// The empty squares that would give `side` k in a row (its fours' squares), distinct,
 /// at most `cap` of them.
-fn winning_squares(pos: &Mnk, side: usize, cap: usize, out: &mut Vec<u16>) {
+pub(super) fn winning_squares(pos: &Mnk, side: usize, cap: usize, out: &mut Vec<u16>) {
     out.clear();
     if pos.threats(side) == 0 {
         return;
@@ -98,6 +100,7 @@ impl Vcf {
     pub fn new() -> Vcf {
         Vcf {
             failed: FxHashMap::default(),
+            failed_vct: FxHashMap::default(),
             nodes: 0,
             node_limit: None,
             deadline: None,
@@ -155,7 +158,7 @@ impl Vcf {
         self.find(&passed, fours, nodes, deadline, stop).is_some()
     }
 
-    fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
+    pub(super) fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
         if self.cut {
             return true;
         }
@@ -199,7 +202,7 @@ impl Vcf {
         let mut gaps = Vec::new();
         for c in candidates {
             let mv = MnkMove(c);
-            pos.make_move(mv);
+            pos.place(mv, false);
             // The attacker had no four before (it would have won), so its fours now
             // all run through the stone just played.
             squares_through(pos, c, me, &mut gaps);
@@ -211,17 +214,17 @@ impl Vcf {
                 [_, _, ..] => true,
                 [gap] => {
                     let block = MnkMove(*gap);
-                    pos.make_move(block);
+                    pos.place(block, false);
                     let found = match pos.outcome() {
                         Some(Outcome::Win(_)) => false,
                         Some(Outcome::Draw) => false,
                         None => self.attack(pos, fours - 1, stop).is_some(),
                     };
-                    pos.unmake_move(block, ());
+                    pos.take_back(block, false);
                     found
                 }
             };
-            pos.unmake_move(mv, ());
+            pos.take_back(mv, false);
             if found {
                 return Some(c);
             }
@@ -241,6 +244,16 @@ impl Vcf {
     fn four_moves(&self, pos: &Mnk, me: usize, forced: Option<u16>) -> Vec<u16> {
         let k = pos.settings.k;
         let mut list: Vec<(u16, u32)> = Vec::new();
+        if !pos.two_short.is_empty() {
+            // Counted by square already (`Mnk::two_short`).
+            let mut list: Vec<(u16, u32)> = match forced {
+                Some(f) => vec![(f, u32::from(pos.two_short[f as usize][me]))],
+                None => (0..pos.cells.len() as u16).map(|c| (c, u32::from(pos.two_short[c as usize][me]))).collect(),
+            };
+            list.retain(|&(c, n)| n > 0 && pos.cells[c as usize] == 0);
+            list.sort_unstable_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+            return list.into_iter().map(|(c, _)| c).collect();
+        }
         for (w, window) in pos.geometry.windows.chunks_exact(k).enumerate() {
             let (own, other) = counts(pos, w, me);
             if own + 2 != k || other != 0 {
